@@ -1,0 +1,27 @@
+// copy_scalar: out = in over n floats, the simplest HBM-bound kernel there is. Shared by
+// baseline_copy_scalar.cu and optimized_copy_scalar.cu, so both declare the same workload and the same
+// buffers and differ only in how run() moves the bytes.
+#pragma once
+#include "aisp/aisp.hpp"
+
+// 2^26 + 3 floats = 256 MiB per buffer. 512 MiB of traffic per run is 10x H100's 50 MB L2, so the copy
+// streams from HBM whether or not the harness flushes L2 (>= 160 us at H100 SXM's 3.35 TB/s peak). The
+// +3 makes n deliberately not a multiple of 4: the float4 kernel's scalar tail then runs in every checked
+// run, so the harness verifies it instead of it being dead code.
+inline constexpr int64_t kCopyScalarN = (int64_t{1} << 26) + 3;
+
+inline aisp::Workload copy_scalar_workload() {
+  aisp::Workload w;
+  w.params = {{"n", kCopyScalarN}};
+  w.precision = aisp::DType::f32;
+  w.bytes = 2.0 * static_cast<double>(kCopyScalarN) * sizeof(float);  // read `in` once, write `out` once
+  w.items = static_cast<double>(kCopyScalarN);
+  w.item_unit = "elements";
+  return w;
+}
+
+inline void declare_copy_scalar_buffers(aisp::Context& ctx) {
+  const int64_t n = ctx.param("n");
+  ctx.input("in", aisp::DType::f32, {n});
+  ctx.output("out", aisp::DType::f32, {n});
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs aisp's build dependencies from Debian/Ubuntu packages (skips what is already there).
+# The CUDA toolkit (nvcc, cudart, cuBLAS, CUPTI) is expected at /usr/local/cuda.
+set -euo pipefail
+packages=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libfmt-dev libsqlite3-dev libcpp-httplib-dev
+          googletest libgtest-dev libbenchmark-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+if [ ! -x /usr/local/cuda/bin/nvcc ] && ! command -v nvcc >/dev/null; then
+  echo "setup: the CUDA toolkit (nvcc) was not found; install CUDA 13.0 under /usr/local/cuda" >&2
+  exit 1
+fi

@@ -1,0 +1,271 @@
+// `aisp bench …`: list-targets, run, compare.
+#include "cli/bench_commands.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "cli/info_commands.hpp"
+#include "cli/paths.hpp"
+#include "core/discovery.hpp"
+#include "core/json_io.hpp"
+#include "runner/bench_suite.hpp"
+#include "runner/plugin_compiler.hpp"
+
+namespace aisp {
+namespace fs = std::filesystem;
+namespace {
+
+struct BenchArgs {
+  std::vector<std::string> targets;
+  std::string chapter, bench_root, mode = "cold", artifacts_dir = "artifacts", format = "all", label;
+  std::string data_file;
+  int iterations = 0, warmup = 5;
+  double timeout_multiplier = 1.0, time_limit = 15.0, max_noise = 0.5, min_time = 0.5;
+  bool reproducible = false, as_json = false;
+  std::string variant_a, variant_b;
+};
+
+std::vector<std::string> list_relative_files(const fs::path& root) {
+  std::vector<std::string> files;
+  if (!fs::is_directory(root)) return files;
+  for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::follow_directory_symlink);
+       it != fs::recursive_directory_iterator(); ++it)
+    if (it->is_regular_file() || it->is_symlink()) files.push_back(fs::relative(it->path(), root).string());
+  return files;
+}
+
+// Plugin tree (built or compiled from --bench-root) and its targets.
+struct Catalog {
+  fs::path plugin_root;
+  std::vector<Target> targets;
+  std::vector<std::string> compile_failures;
+};
+
+Catalog load_catalog(const BenchArgs& a, bool compile) {
+  Catalog c;
+  if (!a.bench_root.empty()) {
+    if (!compile) {
+      c.plugin_root = a.bench_root;
+      c.targets = discover_targets(list_relative_files(a.bench_root), ".cu");
+      return c;
+    }
+    std::cerr << "compiling benchmarks under " << a.bench_root << " (cached)...\n";
+    CompiledTree tree = compile_bench_root(a.bench_root, default_compile_settings(self_exe()));
+    c.plugin_root = tree.plugin_root;
+    c.compile_failures = tree.failures;
+  } else {
+    c.plugin_root = default_plugin_root();
+    if (!fs::is_directory(c.plugin_root))
+      throw CLI::Error("NoPlugins", fmt::format("no plugins at {} (build the project, or set AISP_PLUGIN_DIR)",
+                                                c.plugin_root.string()), 2);
+  }
+  c.targets = discover_targets(list_relative_files(c.plugin_root), ".so");
+  return c;
+}
+
+Selection select_or_explain(const Catalog& c, const std::vector<std::string>& selectors) {
+  Selection sel = select_targets(c.targets, selectors);
+  if (!sel.unknown.empty()) {
+    std::string msg;
+    for (auto& u : sel.unknown) {
+      auto near = closest_names(c.targets, u);
+      std::string hint;
+      for (auto& n : near) hint += (hint.empty() ? "" : ", ") + n;
+      msg += fmt::format("unknown target '{}'{}\n", u, hint.empty() ? "" : " (did you mean: " + hint + "?)");
+    }
+    msg += "list them with: aisp bench list-targets";
+    throw CLI::Error("UnknownTarget", msg, 2);
+  }
+  return sel;
+}
+
+json git_info() {
+  fs::path dir = self_exe().parent_path();
+  int code = 0;
+  std::string commit = capture_stdout(fmt::format("git -C '{}' rev-parse HEAD 2>/dev/null", dir.string()), &code);
+  if (code != 0 || commit.empty()) return {{"commit", nullptr}, {"dirty", nullptr}};
+  commit.erase(commit.find_last_not_of("\n") + 1);
+  std::string status = capture_stdout(fmt::format("git -C '{}' status --porcelain 2>/dev/null", dir.string()));
+  std::string branch = capture_stdout(fmt::format("git -C '{}' rev-parse --abbrev-ref HEAD 2>/dev/null", dir.string()));
+  branch.erase(branch.find_last_not_of("\n") + 1);
+  return {{"commit", commit}, {"branch", branch}, {"dirty", !status.empty()}};
+}
+
+int run_command(const BenchArgs& a) {
+  if (a.mode != "cold" && a.mode != "hot" && a.mode != "graph")
+    throw CLI::ValidationError("--mode", "must be cold, hot or graph");
+  Catalog catalog = load_catalog(a, true);
+  for (auto& f : catalog.compile_failures) std::cerr << "compile error: " << f << "\n";
+  Selection sel = select_or_explain(catalog, a.targets);
+
+  SuiteOptions o;
+  o.artifacts_dir = a.artifacts_dir;
+  o.label = a.label.empty() ? "targets-" + fmt::format("{}", fmt::join(a.targets, "_")) : a.label;
+  if (a.format == "all") o.formats = {"json", "md", "csv"};
+  else o.formats = {"json", a.format};
+  // Before any GPU work: the artifacts directory must be writable.
+  fs::path run_dir = prepare_run_dir(o.artifacts_dir, o.label.substr(0, 80));
+  // The GPU facts come from a child process, so the supervisor itself never creates a CUDA context.
+  int code = 0;
+  std::string info_text = capture_stdout(fmt::format("'{}' info gpu --json 2>/dev/null", self_exe().string()), &code);
+  json info = json::parse(info_text, nullptr, false);
+  if (info.is_discarded() || info.value("gpus", json::array()).empty()) {
+    std::error_code ec;
+    fs::remove_all(run_dir, ec);
+    std::string why = info.is_discarded() ? "could not query the GPU" : info.value("error", "no CUDA device");
+    throw CLI::Error("NoGPU", "aisp bench run needs an NVIDIA GPU: " + why, 2);
+  }
+  o.manifest = {{"kind", "bench"},
+                {"command", "aisp bench run"},
+                {"hardware", info["hardware"]},
+                {"gpus", info["gpus"]},
+                {"software", info["software"]},
+                {"environment", info["environment"]},
+                {"warnings", info["warnings"]},
+                {"git", git_info()},
+                {"build", {{"cuda_architectures", AISP_BUILD_CUDA_ARCHS}, {"build_type", AISP_BUILD_TYPE}}},
+                {"reproducible", a.reproducible},
+                {"seeds", a.reproducible ? json{{"policy", "fixed"}, {"base", 42}} : json{{"policy", "random per target, drawn after plugin load"}}},
+                {"iterations_override", a.iterations},
+                {"warmup", a.warmup},
+                {"compile_failures", catalog.compile_failures}};
+  o.run.aisp_exe = self_exe().string();
+  o.run.plugin_root = catalog.plugin_root;
+  o.run.mode = a.mode;
+  o.run.iterations = a.iterations;
+  o.run.warmup = a.warmup;
+  o.run.timeout_multiplier = a.timeout_multiplier;
+  o.run.reproducible = a.reproducible;
+  o.run.seed = 42;
+  o.run.policy.time_limit_s = a.time_limit;
+  o.run.policy.max_noise = a.max_noise / 100.0;
+  o.run.policy.min_gpu_time_s = a.min_time;
+  o.live_progress = !a.as_json;
+  SuiteOutcome r = run_suite(sel.targets, run_dir, o);
+  if (a.as_json) {
+    std::cout << read_file(run_dir / "results" / "benchmark_test_results.json") << "\n";
+  } else {
+    std::cout << read_file(run_dir / "reports" / "benchmark_test_results.md");
+    std::cout << "\nartifacts: " << run_dir.string() << "\n";
+  }
+  return r.exit_code;
+}
+
+fs::path latest_results(const std::string& artifacts_dir) {
+  fs::path best;
+  fs::path runs = fs::path(artifacts_dir) / "runs";
+  if (!fs::is_directory(runs)) return best;
+  for (auto& e : fs::directory_iterator(runs)) {
+    fs::path f = e.path() / "results" / "benchmark_test_results.json";
+    if (fs::exists(f) && (best.empty() || e.path().filename() > best.parent_path().parent_path().filename())) best = f;
+  }
+  return best;
+}
+
+int compare_command(const BenchArgs& a) {
+  fs::path file = a.data_file.empty() ? latest_results(a.artifacts_dir) : fs::path(a.data_file);
+  if (file.empty() || !fs::exists(file))
+    throw CLI::Error("NoData", "no results to compare: run `aisp bench run` first or pass --data-file", 2);
+  auto targets = targets_from_document(json::parse(read_file(file)));
+  auto find = [&](const std::string& spec) -> std::pair<const TargetResult*, const VariantResult*> {
+    // <target id>:<variant>, where the target id itself contains one ':' ("ch07:copy_scalar:baseline").
+    auto pos = spec.rfind(':');
+    if (pos == std::string::npos || spec.find(':') == pos)
+      throw CLI::Error("BadVariant", fmt::format("'{}': expected <chapter>:<example>:<variant>, e.g. ch07:copy_scalar:baseline", spec), 2);
+    std::string id = spec.substr(0, pos), name = spec.substr(pos + 1);
+    for (auto& t : targets) {
+      if (t.id != id) continue;
+      if (name == "baseline") return {&t, &t.baseline};
+      for (auto& o : t.optimizations)
+        if (o.name == name) return {&t, &o};
+    }
+    throw CLI::Error("BadVariant", fmt::format("'{}' is not in {}", spec, file.string()), 2);
+  };
+  auto [ta, va] = find(a.variant_a);
+  auto [tb, vb] = find(a.variant_b);
+  double bytes_a = ta->workload.value("bytes", 0.0), bytes_b = tb->workload.value("bytes", 0.0);
+  double flops_a = ta->workload.value("flops", 0.0), flops_b = tb->workload.value("flops", 0.0);
+  struct Row { std::string metric; double x, y; bool lower_better; std::string unit; };
+  auto per_s = [](double amount, double ms) { return ms > 0 ? amount / (ms / 1000.0) : 0.0; };
+  std::vector<Row> rows = {
+      {"median time", va->timing.median, vb->timing.median, true, "ms"},
+      {"mean time", va->timing.mean, vb->timing.mean, true, "ms"},
+      {"p90 time", va->timing.p90, vb->timing.p90, true, "ms"},
+      {"noise (stdev/mean)", 100 * va->timing.rel_noise, 100 * vb->timing.rel_noise, true, "%"},
+      {"DRAM throughput (min bytes)", per_s(bytes_a, va->timing.median) / 1e9, per_s(bytes_b, vb->timing.median) / 1e9, false, "GB/s"},
+      {"arithmetic rate", per_s(flops_a, va->timing.median) / 1e12, per_s(flops_b, vb->timing.median) / 1e12, false, "TFLOP/s"},
+      {"peak device memory", va->memory.peak_mb, vb->memory.peak_mb, true, "MiB"},
+      {"harness-allocated memory", va->memory.allocated_mb, vb->memory.allocated_mb, true, "MiB"},
+  };
+  json out = json::array();
+  std::cout << fmt::format("{:<30} {:>14} {:>14} {:>9}  better\n", "metric", a.variant_a.substr(0, 14), a.variant_b.substr(0, 14), "B/A");
+  for (auto& r : rows) {
+    double ratio = r.x > 0 ? r.y / r.x : 0;
+    std::string better = r.x == r.y ? "=" : ((r.y < r.x) == r.lower_better ? "B" : "A");
+    std::cout << fmt::format("{:<30} {:>14.5g} {:>14.5g} {:>9.3f}  {} ({} {})\n", r.metric, r.x, r.y, ratio, better, r.unit,
+                             r.lower_better ? "lower is better" : "higher is better");
+    out.push_back({{"metric", r.metric}, {"a", r.x}, {"b", r.y}, {"unit", r.unit}, {"lower_is_better", r.lower_better}});
+  }
+  if (a.as_json) std::cout << out.dump(2) << "\n";
+  return 0;
+}
+
+}  // namespace
+
+void add_bench_commands(CLI::App& root) {
+  static BenchArgs a;
+  auto* bench = root.add_subcommand("bench", "Run and inspect baseline/optimized benchmark pairs");
+  bench->require_subcommand(1);
+
+  auto* list = bench->add_subcommand("list-targets", "List discoverable targets (chNN:example, labs/<lab>:example)");
+  list->add_option("--chapter", a.chapter, "Only this chapter (ch07, labs/<lab>)");
+  list->add_option("--bench-root", a.bench_root, "List .cu pairs under this directory instead of the built plugins");
+  list->add_flag("--json", a.as_json, "Print JSON");
+  list->callback([] {
+    Catalog c = load_catalog(a, false);
+    json out = json::array();
+    for (auto& t : c.targets) {
+      if (!a.chapter.empty() && t.chapter != a.chapter) continue;
+      json variants = json::array();
+      for (auto& o : t.optimized) variants.push_back(o.name);
+      out.push_back({{"target", t.id}, {"chapter", t.chapter}, {"example", t.example}, {"optimized", variants}});
+      if (!a.as_json) std::cout << fmt::format("{:<40} {}\n", t.id, fmt::join(variants.get<std::vector<std::string>>(), ", "));
+    }
+    if (a.as_json) std::cout << out.dump(2) << "\n";
+    if (!a.chapter.empty() && out.empty()) throw CLI::Error("UnknownChapter", "no targets in chapter '" + a.chapter + "'", 2);
+  });
+
+  auto* run = bench->add_subcommand("run", "Verify and time targets; write artifacts; exit 0 ok, 1 failed, 2 usage, 3 invalid");
+  run->add_option("-t,--targets", a.targets, "chNN, chNN:example, labs/<lab>[:example] or all")->required();
+  run->add_option("--mode", a.mode, "cold (L2 flushed per sample), hot (back-to-back batch) or graph (CUDA graph replay)")
+      ->capture_default_str();
+  run->add_option("--iterations", a.iterations, "Exactly N timed samples per variant (disables adaptive stopping; recorded)");
+  run->add_option("--warmup", a.warmup, "Warm-up runs per variant (at least 0.2 s of them)")->capture_default_str();
+  run->add_option("--timeout-multiplier", a.timeout_multiplier, "Scale every per-request timeout")->capture_default_str();
+  run->add_option("--time-limit", a.time_limit, "Seconds of sampling per variant before stopping anyway")->capture_default_str();
+  run->add_option("--max-noise", a.max_noise, "Stop once the relative noise (%) falls to this")->capture_default_str();
+  run->add_option("--min-time", a.min_time, "Minimum accumulated GPU seconds per variant")->capture_default_str();
+  run->add_option("--artifacts-dir", a.artifacts_dir, "Where runs/ is written")->capture_default_str();
+  run->add_option("--format", a.format, "Reports to write besides JSON: json, md, csv or all")
+      ->check(CLI::IsMember({"json", "md", "csv", "all"}))->capture_default_str();
+  run->add_option("--bench-root", a.bench_root, "Compile (cached) and run .cu pairs under this directory");
+  run->add_option("--label", a.label, "Run directory label");
+  run->add_flag("--reproducible", a.reproducible, "Fixed seeds (recorded in the manifest)");
+  run->add_flag("--json", a.as_json, "Print the results JSON instead of the Markdown table");
+  run->callback([] {
+    int code = run_command(a);
+    if (code != 0) throw CLI::RuntimeError(code);
+  });
+
+  auto* cmp = bench->add_subcommand("compare", "Two variants' metrics side by side, with the direction of better");
+  cmp->add_option("variant_a", a.variant_a, "<chapter>:<example>:<variant>, e.g. ch07:copy_scalar:baseline")->required();
+  cmp->add_option("variant_b", a.variant_b, "<chapter>:<example>:<variant>, e.g. ch07:copy_scalar:copy_scalar")->required();
+  cmp->add_option("--data-file", a.data_file, "A benchmark_test_results.json (default: the latest run)");
+  cmp->add_option("--artifacts-dir", a.artifacts_dir, "Where to look for the latest run")->capture_default_str();
+  cmp->add_flag("--json", a.as_json, "Also print JSON");
+  cmp->callback([] { compare_command(a); });
+}
+
+}  // namespace aisp

@@ -1,0 +1,6 @@
+#pragma once
+#include <CLI/CLI.hpp>
+
+namespace aisp {
+void add_bench_commands(CLI::App& root);
+}

@@ -1,0 +1,45 @@
+// aisp: one binary for the harness, probes, reports, dashboard and MCP server.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "cli/bench_commands.hpp"
+#include "cli/info_commands.hpp"
+#include "runtime/worker.hpp"
+#ifdef AISP_HAVE_PROBES
+#include "probes/hw_commands.hpp"
+#endif
+
+int main(int argc, char** argv) {
+  CLI::App app{"aisp: AI systems performance engineering toolkit (baseline/optimized CUDA pairs with verdicts you can defend)"};
+  app.set_version_flag("--version", std::string("aisp ") + AISP_VERSION);
+  app.require_subcommand(1);
+  aisp::add_bench_commands(app);
+  aisp::add_info_commands(app);
+#ifdef AISP_HAVE_PROBES
+  aisp::add_hw_commands(app);
+#endif
+  static std::string plugin;
+  auto* worker = app.add_subcommand("worker", "Internal: serve one benchmark plugin to the supervisor over fds 3/4");
+  worker->add_option("--plugin", plugin, "Plugin .so")->required();
+  worker->group("");  // hidden from --help: not for humans
+  worker->callback([] { std::exit(aisp::worker_main({plugin})); });
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  } catch (const CLI::RuntimeError& e) {
+    return e.get_exit_code();
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  } catch (const CLI::Error& e) {
+    std::cerr << "aisp: " << e.what() << "\n";
+    return e.get_exit_code();
+  } catch (const std::exception& e) {
+    std::cerr << "aisp: " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}

@@ -1,0 +1,38 @@
+#include "cli/paths.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace aisp {
+
+std::filesystem::path self_exe() {
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return "aisp";
+  buf[n] = 0;
+  return buf;
+}
+
+std::filesystem::path default_plugin_root() {
+  if (const char* env = std::getenv("AISP_PLUGIN_DIR")) return env;
+  return self_exe().parent_path() / "plugins";
+}
+
+std::string capture_stdout(const std::string& cmd, int* exit_code) {
+  std::string out;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) {
+    if (exit_code) *exit_code = -1;
+    return out;
+  }
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  int st = pclose(p);
+  if (exit_code) *exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return out;
+}
+
+}  // namespace aisp

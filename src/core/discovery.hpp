@@ -1,0 +1,41 @@
+// Target discovery with the seed's rules, over a list of plugin/source files (pure, testable on CPU).
+//   baseline_<x>  pairs with optimized_<x> and every optimized_<x>_<suffix>, unless a more specific
+//   baseline_<x>_<suffix> exists (then that suffix belongs to the more specific baseline).
+//   Target ids: "ch07:copy_scalar", "labs/<lab>:<x>"; selectors "ch07" (whole chapter) and "all".
+#pragma once
+#include <string>
+#include <vector>
+
+namespace aisp {
+
+struct Variant {
+  std::string name;  // "baseline" or the optimized stem minus "optimized_" ("copy_scalar", "copy_scalar_v2")
+  std::string file;  // path as given (relative to the discovery root)
+};
+
+struct Target {
+  std::string id;       // "ch07:copy_scalar"
+  std::string chapter;  // "ch07" or "labs/<lab>"
+  std::string example;  // "copy_scalar"
+  Variant baseline;
+  std::vector<Variant> optimized;  // sorted by name
+};
+
+// `files`: paths relative to the root, like "ch07/baseline_copy_scalar.so" or "labs/x/optimized_y.cu".
+// Only the extension `ext` (".so" or ".cu") is considered. Result sorted by id. Baselines without any
+// optimized file are dropped.
+std::vector<Target> discover_targets(const std::vector<std::string>& files, const std::string& ext);
+
+struct Selection {
+  std::vector<Target> targets;
+  std::vector<std::string> unknown;  // selectors that matched nothing
+};
+// Selectors: "all", "ch07", "labs/x", "ch07:copy_scalar", "labs/x:y". Keeps discovery order, no duplicates.
+// A variant alias "ch07:copy_scalar_v2" (an optimized variant's name) selects its target with only the
+// named variant(s), as the seed's alias targets did; a selector naming the whole target wins over aliases.
+Selection select_targets(const std::vector<Target>& all, const std::vector<std::string>& selectors);
+
+// Up to `limit` known ids/chapters closest to `query` by edit distance (for "did you mean").
+std::vector<std::string> closest_names(const std::vector<Target>& all, const std::string& query, int limit = 3);
+
+}  // namespace aisp

@@ -1,0 +1,212 @@
+#include "core/result.hpp"
+
+#include <map>
+
+#include "core/verdict.hpp"
+
+namespace aisp {
+
+json summary_to_json(const Summary& s) {
+  return {{"iterations", s.n}, {"mean_ms", s.mean},  {"median_ms", s.median}, {"std_ms", s.stdev},
+          {"min_ms", s.min},   {"max_ms", s.max},    {"p10_ms", s.p10},       {"p50_ms", s.p50},
+          {"p90_ms", s.p90},   {"p99_ms", s.p99},    {"rel_noise", s.rel_noise}};
+}
+
+Summary summary_from_json(const json& j) {
+  Summary s;
+  s.n = j.value("iterations", int64_t{0});
+  s.mean = j.value("mean_ms", 0.0);
+  s.median = j.value("median_ms", 0.0);
+  s.stdev = j.value("std_ms", 0.0);
+  s.min = j.value("min_ms", 0.0);
+  s.max = j.value("max_ms", 0.0);
+  s.p10 = j.value("p10_ms", 0.0);
+  s.p50 = j.value("p50_ms", 0.0);
+  s.p90 = j.value("p90_ms", 0.0);
+  s.p99 = j.value("p99_ms", 0.0);
+  s.rel_noise = j.value("rel_noise", 0.0);
+  return s;
+}
+
+static json to_json(const Verification& v) {
+  return {{"passed", v.passed}, {"compared", v.compared}, {"mismatches", v.mismatches},
+          {"unwritten", v.unwritten}, {"location", v.first_mismatch}, {"output", v.output},
+          {"max_diff", v.max_abs_error}, {"max_rel_diff", v.max_rel_error}, {"rtol", v.rtol},
+          {"atol", v.atol}, {"tolerance_justification", v.tolerance_justification}};
+}
+
+static Verification verification_from_json(const json& j) {
+  Verification v;
+  v.passed = j.value("passed", false);
+  v.compared = j.value("compared", int64_t{0});
+  v.mismatches = j.value("mismatches", int64_t{0});
+  v.unwritten = j.value("unwritten", int64_t{0});
+  v.first_mismatch = j.value("location", int64_t{-1});
+  v.output = j.value("output", "");
+  v.max_abs_error = j.value("max_diff", 0.0);
+  v.max_rel_error = j.value("max_rel_diff", 0.0);
+  v.rtol = j.value("rtol", 0.0);
+  v.atol = j.value("atol", 0.0);
+  v.tolerance_justification = j.value("tolerance_justification", "");
+  return v;
+}
+
+json to_json(const VariantResult& v) {
+  json checks = json::array();
+  for (auto& c : v.checks) checks.push_back({{"id", c.id}, {"name", c.name}, {"passed", c.passed}, {"detail", c.detail}});
+  json j = {{"name", v.name},
+            {"file", v.file},
+            {"technique", v.technique},
+            {"status", v.status},
+            {"error", v.error.empty() ? json(nullptr) : json(v.error)},
+            {"error_kind", v.error_kind},
+            {"time_ms", v.timing.median},
+            {"timing", summary_to_json(v.timing)},
+            {"raw_times_ms", v.samples_ms},
+            {"raw_wall_ms", v.wall_ms},
+            {"discarded_samples", v.discarded},
+            {"warmup_iterations", v.warmup_runs},
+            {"stop_reason", v.stop_reason},
+            {"timing_note", v.timing_note},
+            {"memory_mb", v.memory.peak_mb},
+            {"memory", {{"peak_mb", v.memory.peak_mb}, {"allocated_mb", v.memory.allocated_mb},
+                        {"reserved_mb", v.memory.reserved_mb}}},
+            {"speedup", v.speedup},
+            {"ci_low", v.ci_low},
+            {"ci_high", v.ci_high},
+            {"p_value", v.p_value},
+            {"memory_savings_pct", v.memory_savings_pct},
+            {"verdict", v.verdict},
+            {"minimum_required_speedup", v.min_speedup},
+            {"checks", checks},
+            {"log", v.log}};
+  j["verification"] = v.verification ? to_json(*v.verification) : json(nullptr);
+  return j;
+}
+
+VariantResult variant_from_json(const json& j) {
+  VariantResult v;
+  v.name = j.value("name", "");
+  v.file = j.value("file", "");
+  v.technique = j.value("technique", "");
+  v.status = j.value("status", "");
+  if (j.contains("error") && j["error"].is_string()) v.error = j["error"];
+  v.error_kind = j.value("error_kind", "");
+  if (j.contains("timing")) v.timing = summary_from_json(j["timing"]);
+  v.samples_ms = j.value("raw_times_ms", std::vector<double>{});
+  v.wall_ms = j.value("raw_wall_ms", std::vector<double>{});
+  v.discarded = j.value("discarded_samples", int64_t{0});
+  v.warmup_runs = j.value("warmup_iterations", int64_t{0});
+  v.stop_reason = j.value("stop_reason", "");
+  v.timing_note = j.value("timing_note", "");
+  if (j.contains("memory")) {
+    v.memory.peak_mb = j["memory"].value("peak_mb", 0.0);
+    v.memory.allocated_mb = j["memory"].value("allocated_mb", 0.0);
+    v.memory.reserved_mb = j["memory"].value("reserved_mb", 0.0);
+  }
+  if (j.contains("verification") && j["verification"].is_object()) v.verification = verification_from_json(j["verification"]);
+  v.speedup = j.value("speedup", 0.0);
+  v.ci_low = j.value("ci_low", 0.0);
+  v.ci_high = j.value("ci_high", 0.0);
+  v.p_value = j.value("p_value", 1.0);
+  v.memory_savings_pct = j.value("memory_savings_pct", 0.0);
+  v.verdict = j.value("verdict", "");
+  v.min_speedup = j.value("minimum_required_speedup", 0.0);
+  for (auto& c : j.value("checks", json::array()))
+    v.checks.push_back({c.value("id", ""), c.value("name", ""), c.value("passed", false), c.value("detail", "")});
+  v.log = j.value("log", "");
+  return v;
+}
+
+json to_json(const TargetResult& t) {
+  json opts = json::array();
+  for (auto& o : t.optimizations) opts.push_back(to_json(o));
+  const VariantResult& b = t.baseline;
+  return {{"target", t.id},
+          {"chapter", t.chapter},
+          {"example", t.example},
+          {"type", "cuda"},
+          {"baseline_file", b.file},
+          {"baseline_time_ms", b.timing.median},
+          {"baseline_p90_ms", b.timing.p90},
+          {"baseline_memory_mb", b.memory.peak_mb},
+          {"baseline", to_json(b)},
+          {"optimizations", opts},
+          {"best_speedup", t.best_speedup},
+          {"best_optimization", t.best_optimization},
+          {"best_memory_savings_pct", t.best_memory_savings_pct},
+          {"optimization_goal", t.goal},
+          {"minimum_required_speedup", t.minimum_required_speedup},
+          {"status", t.status},
+          {"error", t.error.empty() ? json(nullptr) : json(t.error)},
+          {"workload", t.workload},
+          {"mode", t.mode},
+          {"seeds", t.seeds}};
+}
+
+TargetResult target_from_json(const json& j) {
+  TargetResult t;
+  t.id = j.value("target", "");
+  t.chapter = j.value("chapter", "");
+  t.example = j.value("example", "");
+  t.baseline = variant_from_json(j.at("baseline"));
+  for (auto& o : j.value("optimizations", json::array())) t.optimizations.push_back(variant_from_json(o));
+  t.best_speedup = j.value("best_speedup", 0.0);
+  t.best_optimization = j.value("best_optimization", "");
+  t.best_memory_savings_pct = j.value("best_memory_savings_pct", 0.0);
+  t.goal = j.value("optimization_goal", "speed");
+  t.minimum_required_speedup = j.value("minimum_required_speedup", 0.0);
+  t.status = j.value("status", "");
+  if (j.contains("error") && j["error"].is_string()) t.error = j["error"];
+  t.workload = j.value("workload", json::object());
+  t.mode = j.value("mode", "");
+  t.seeds = j.value("seeds", std::vector<uint64_t>{});
+  return t;
+}
+
+json results_document(const std::vector<TargetResult>& targets, const std::string& timestamp) {
+  std::map<std::string, std::vector<const TargetResult*>> by_chapter;
+  for (auto& t : targets) by_chapter[t.chapter].push_back(&t);
+  json results = json::array();
+  for (auto& [chapter, list] : by_chapter) {
+    json benchmarks = json::array();
+    std::map<std::string, int> counts;
+    double sum = 0, maxs = 0, mins = 0;
+    int nspeed = 0;
+    for (auto* t : list) {
+      benchmarks.push_back(to_json(*t));
+      counts[t->status]++;
+      if (t->best_speedup > 0) {
+        sum += t->best_speedup;
+        maxs = nspeed ? std::max(maxs, t->best_speedup) : t->best_speedup;
+        mins = nspeed ? std::min(mins, t->best_speedup) : t->best_speedup;
+        ++nspeed;
+      }
+    }
+    int total = static_cast<int>(list.size());
+    json summary = {{"total_benchmarks", total},
+                    {"successful", counts[status::succeeded]},
+                    {"failed", total - counts[status::succeeded] - counts[status::skipped]},
+                    {"failed_error", counts[status::failed_error]},
+                    {"failed_verification", counts[status::failed_verification]},
+                    {"failed_regression", counts[status::failed_regression]},
+                    {"failed_no_speedup", counts[status::failed_no_speedup]},
+                    {"invalid", counts[status::invalid]},
+                    {"total_skipped", counts[status::skipped]},
+                    {"total_speedups", nspeed},
+                    {"average_speedup", nspeed ? sum / nspeed : 0.0},
+                    {"max_speedup", maxs},
+                    {"min_speedup", mins}};
+    results.push_back({{"chapter", chapter}, {"status", "completed"}, {"benchmarks", benchmarks}, {"summary", summary}});
+  }
+  return {{"schema_version", 1}, {"timestamp", timestamp}, {"results", results}};
+}
+
+std::vector<TargetResult> targets_from_document(const json& doc) {
+  std::vector<TargetResult> out;
+  for (auto& chapter : doc.at("results"))
+    for (auto& b : chapter.at("benchmarks")) out.push_back(target_from_json(b));
+  return out;
+}
+
+}  // namespace aisp

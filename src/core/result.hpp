@@ -1,0 +1,82 @@
+// The result model of one bench run, and its JSON form (`results/benchmark_test_results.json`). Field
+// names follow the seed where it has them (example, baseline_time_ms, optimizations[].time_ms, speedup,
+// best_speedup, status ...); ours are added beside them (ci_low/ci_high, verdict, checks[]).
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/stats.hpp"
+
+namespace aisp {
+
+using json = nlohmann::json;
+
+struct CheckResult {
+  std::string id;    // "K1", "K2", ... (docs/VALIDITY.md)
+  std::string name;  // "poisoned outputs fully written"
+  bool passed = true;
+  std::string detail;
+};
+
+struct Verification {
+  bool passed = false;
+  int64_t compared = 0, mismatches = 0, unwritten = 0;
+  int64_t first_mismatch = -1;
+  std::string output;  // which output failed first
+  double max_abs_error = 0, max_rel_error = 0, rtol = 0, atol = 0;
+  std::string tolerance_justification;  // non-empty only when a pair loosened the default
+};
+
+struct Memory {
+  double peak_mb = 0, allocated_mb = 0, reserved_mb = 0;
+};
+
+struct VariantResult {
+  std::string name;  // "baseline" or the optimized variant name
+  std::string file;
+  std::string technique;
+  std::string status;  // seed status word
+  std::string error;   // reason when not succeeded (crash signal, timeout, CUDA error ...)
+  std::string error_kind;  // crashed | timeout | oom | cuda | exception | load | arch | symbol | workload | ...
+  Summary timing;           // over kept samples, ms
+  std::vector<double> samples_ms, wall_ms;
+  int64_t discarded = 0;    // throttled samples dropped
+  int64_t warmup_runs = 0;
+  std::string stop_reason, timing_note;
+  Memory memory;
+  std::optional<Verification> verification;  // optimized variants only
+  // Versus the baseline (optimized variants only).
+  double speedup = 0, ci_low = 0, ci_high = 0, p_value = 1;
+  double memory_savings_pct = 0;
+  std::string verdict;
+  std::vector<CheckResult> checks;
+  double min_speedup = 0;
+  std::string log;  // path of the worker's stdout/stderr log
+};
+
+struct TargetResult {
+  std::string id, chapter, example, goal = "speed", status, error;
+  json workload;
+  std::string mode;
+  VariantResult baseline;
+  std::vector<VariantResult> optimizations;
+  double best_speedup = 0, best_memory_savings_pct = 0, minimum_required_speedup = 0;
+  std::string best_optimization;
+  std::vector<uint64_t> seeds;
+};
+
+json to_json(const VariantResult& v);
+VariantResult variant_from_json(const json& j);
+json to_json(const TargetResult& t);
+TargetResult target_from_json(const json& j);
+json summary_to_json(const Summary& s);
+Summary summary_from_json(const json& j);
+
+// {"timestamp", "results": [ {chapter, status, benchmarks: [...], summary: {...}} ]}: the seed's layout.
+json results_document(const std::vector<TargetResult>& targets, const std::string& timestamp);
+std::vector<TargetResult> targets_from_document(const json& doc);
+
+}  // namespace aisp

@@ -1,0 +1,115 @@
+#include "core/schema.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace aisp {
+
+json to_json(const Workload& w) {
+  return {{"params", w.params}, {"precision", std::string(dtype_name(w.precision))},
+          {"bytes", w.bytes},   {"flops", w.flops},
+          {"items", w.items},   {"item_unit", w.item_unit}};
+}
+
+Workload workload_from_json(const json& j) {
+  Workload w;
+  w.params = j.at("params").get<std::map<std::string, int64_t>>();
+  auto p = dtype_from_name(j.at("precision").get<std::string>());
+  if (!p) throw std::invalid_argument("unknown precision " + j.at("precision").dump());
+  w.precision = *p;
+  w.bytes = j.at("bytes").get<double>();
+  w.flops = j.at("flops").get<double>();
+  w.items = j.at("items").get<double>();
+  w.item_unit = j.at("item_unit").get<std::string>();
+  return w;
+}
+
+json to_json(const Tolerance& t) { return {{"rtol", t.rtol}, {"atol", t.atol}, {"justification", t.justification}}; }
+
+Tolerance tolerance_from_json(const json& j) {
+  return {j.at("rtol").get<double>(), j.at("atol").get<double>(), j.at("justification").get<std::string>()};
+}
+
+json to_json(const Requirements& r) {
+  return {{"min_compute_capability", r.min_compute_capability}, {"gpus", r.gpus}, {"min_memory_bytes", r.min_memory_bytes}};
+}
+
+Requirements requirements_from_json(const json& j) {
+  return {j.at("min_compute_capability").get<int>(), j.at("gpus").get<int>(), j.at("min_memory_bytes").get<int64_t>()};
+}
+
+json to_json(const DeviceInfo& d) {
+  return {{"ordinal", d.ordinal},
+          {"name", d.name},
+          {"uuid", d.uuid},
+          {"compute_capability", fmt::format("{}.{}", d.cc_major, d.cc_minor)},
+          {"cc_major", d.cc_major},
+          {"cc_minor", d.cc_minor},
+          {"sm_count", d.sm_count},
+          {"global_memory_bytes", d.global_memory_bytes},
+          {"l2_bytes", d.l2_bytes},
+          {"max_shared_per_block_optin", d.max_shared_per_block_optin},
+          {"max_threads_per_sm", d.max_threads_per_sm},
+          {"regs_per_sm", d.regs_per_sm},
+          {"warp_size", d.warp_size},
+          {"memory_bus_width_bits", d.memory_bus_width_bits},
+          {"sm_clock_max_mhz", d.sm_clock_max_mhz},
+          {"mem_clock_max_mhz", d.mem_clock_max_mhz}};
+}
+
+DeviceInfo device_from_json(const json& j) {
+  DeviceInfo d;
+  d.ordinal = j.value("ordinal", 0);
+  d.name = j.value("name", "");
+  d.uuid = j.value("uuid", "");
+  d.cc_major = j.value("cc_major", 0);
+  d.cc_minor = j.value("cc_minor", 0);
+  d.sm_count = j.value("sm_count", 0);
+  d.global_memory_bytes = j.value("global_memory_bytes", int64_t{0});
+  d.l2_bytes = j.value("l2_bytes", int64_t{0});
+  d.max_shared_per_block_optin = j.value("max_shared_per_block_optin", int64_t{0});
+  d.max_threads_per_sm = j.value("max_threads_per_sm", 0);
+  d.regs_per_sm = j.value("regs_per_sm", 0);
+  d.warp_size = j.value("warp_size", 32);
+  d.memory_bus_width_bits = j.value("memory_bus_width_bits", 0);
+  d.sm_clock_max_mhz = j.value("sm_clock_max_mhz", 0.0);
+  d.mem_clock_max_mhz = j.value("mem_clock_max_mhz", 0.0);
+  return d;
+}
+
+const char* goal_name(Goal g) {
+  switch (g) {
+    case Goal::speed: return "speed";
+    case Goal::memory: return "memory";
+    case Goal::throughput: return "throughput";
+    case Goal::latency: return "latency";
+  }
+  return "speed";
+}
+
+Goal goal_from_name(const std::string& s) {
+  for (Goal g : {Goal::speed, Goal::memory, Goal::throughput, Goal::latency})
+    if (s == goal_name(g)) return g;
+  throw std::invalid_argument("unknown goal '" + s + "'");
+}
+
+std::string workload_difference(const Workload& a, const Workload& b) {
+  std::string out;
+  auto add = [&](const std::string& line) { out += (out.empty() ? "" : "; ") + line; };
+  for (auto& [k, v] : a.params) {
+    auto it = b.params.find(k);
+    if (it == b.params.end()) add(fmt::format("params.{}: {} vs (missing)", k, v));
+    else if (it->second != v) add(fmt::format("params.{}: {} vs {}", k, v, it->second));
+  }
+  for (auto& [k, v] : b.params)
+    if (!a.params.count(k)) add(fmt::format("params.{}: (missing) vs {}", k, v));
+  if (a.precision != b.precision) add(fmt::format("precision: {} vs {}", dtype_name(a.precision), dtype_name(b.precision)));
+  if (a.bytes != b.bytes) add(fmt::format("bytes: {} vs {}", a.bytes, b.bytes));
+  if (a.flops != b.flops) add(fmt::format("flops: {} vs {}", a.flops, b.flops));
+  if (a.items != b.items || a.item_unit != b.item_unit)
+    add(fmt::format("items: {} {} vs {} {}", a.items, a.item_unit, b.items, b.item_unit));
+  return out;
+}
+
+}  // namespace aisp

@@ -1,0 +1,55 @@
+#include "core/verdict.hpp"
+
+#include <algorithm>
+
+namespace aisp {
+
+const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::faster: return "FASTER";
+    case Verdict::slower: return "SLOWER";
+    case Verdict::same: return "SAME";
+    case Verdict::inconclusive: return "INCONCLUSIVE";
+    case Verdict::invalid: return "INVALID";
+  }
+  return "?";
+}
+
+Verdict decide_verdict(const Interval& s, double min_speedup, bool any_check_failed) {
+  if (any_check_failed) return Verdict::invalid;
+  if (s.low > min_speedup) return Verdict::faster;
+  if (s.high < 1.0) return Verdict::slower;
+  if (s.low >= 1.0 / min_speedup && s.high <= min_speedup) return Verdict::same;
+  return Verdict::inconclusive;
+}
+
+int status::severity(const std::string& s) {
+  static const char* order[] = {succeeded, skipped, failed_no_speedup, failed_regression,
+                                failed_error, failed_verification, invalid};
+  for (int i = 0; i < 7; ++i)
+    if (s == order[i]) return i;
+  return 4;  // unknown words count as errors
+}
+
+std::string target_status(const std::vector<std::string>& v) {
+  if (v.empty()) return status::skipped;
+  auto worst = *std::max_element(v.begin(), v.end(),
+                                 [](auto& a, auto& b) { return status::severity(a) < status::severity(b); });
+  bool any_success = std::find(v.begin(), v.end(), status::succeeded) != v.end();
+  // One variant not beating the baseline is fine if another does (the seed picks the best optimization).
+  if (any_success && status::severity(worst) <= status::severity(status::failed_no_speedup)) return status::succeeded;
+  if (std::all_of(v.begin(), v.end(), [](auto& s) { return s == status::skipped; })) return status::skipped;
+  if (worst == status::skipped) return any_success ? status::succeeded : status::skipped;
+  return worst;
+}
+
+int exit_code_for(const std::vector<std::string>& statuses) {
+  int code = 0;
+  for (auto& s : statuses) {
+    if (s == status::invalid) return 3;
+    if (s != status::succeeded && s != status::skipped) code = 1;
+  }
+  return code;
+}
+
+}  // namespace aisp

@@ -1,0 +1,134 @@
+#include "runner/bench_suite.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+
+#include "core/json_io.hpp"
+#include "core/verdict.hpp"
+#include "report/text_reports.hpp"
+
+namespace aisp {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string now_stamp(const char* format) {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&t, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, format, &tm);
+  return buf;
+}
+
+std::string slug(const std::string& s) {
+  std::string o;
+  for (char c : s) o += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.') ? c : '_';
+  return o;
+}
+
+bool wants(const SuiteOptions& o, const std::string& f) {
+  for (auto& x : o.formats)
+    if (x == f || x == "all") return true;
+  return false;
+}
+
+// One status line, redrawn in place on a terminal; plain lines otherwise (logs, CI).
+class ProgressPrinter {
+ public:
+  ProgressPrinter(bool live, size_t total) : live_(live && isatty(2)), total_(total) {}
+  void next_target() { ++index_; }
+  void update(const Progress& p) {
+    std::string line = fmt::format("[{}/{}] {} {} {}", index_, total_, p.target, p.variant, p.phase);
+    if (p.phase == "timing")
+      line += fmt::format(" n={} noise={:.2f}% median={:.4f} ms", p.samples, 100 * p.noise, p.median_ms);
+    if (live_) {
+      std::fprintf(stderr, "\r\033[K%s", line.c_str());
+      if (p.phase == "done") std::fprintf(stderr, "\n");
+    } else if (p.phase != "timing" || p.samples == 0) {
+      std::fprintf(stderr, "%s\n", line.c_str());
+    }
+    std::fflush(stderr);
+  }
+
+ private:
+  bool live_;
+  size_t total_, index_ = 0;
+};
+
+}  // namespace
+
+fs::path prepare_run_dir(const fs::path& artifacts_dir, const std::string& label) {
+  std::string base = fmt::format("{}__bench__{}", now_stamp("%Y%m%d_%H%M%S"), slug(label));
+  fs::path runs = artifacts_dir / "runs";
+  std::error_code ec;
+  fs::create_directories(runs, ec);
+  if (ec) throw std::runtime_error(fmt::format("artifacts directory {} is not writable: {}", runs.string(), ec.message()));
+  fs::path dir = runs / base;
+  for (int n = 2; fs::exists(dir); ++n) dir = runs / fmt::format("{}__{}", base, n);
+  for (auto sub : {"results", "reports", "samples", "logs", "progress"}) {
+    fs::create_directories(dir / sub, ec);
+    if (ec) throw std::runtime_error(fmt::format("cannot create {}: {}", (dir / sub).string(), ec.message()));
+  }
+  write_file_atomic(dir / "progress" / "run_progress.json", R"({"state":"starting"})");
+  return dir;
+}
+
+SuiteOutcome run_suite(const std::vector<Target>& targets, const fs::path& run_dir, SuiteOptions o) {
+  SuiteOutcome out;
+  out.run_dir = run_dir;
+  o.run.run_dir = run_dir;
+  ProgressPrinter printer(o.live_progress, targets.size());
+  o.run.on_progress = [&](const Progress& p) { printer.update(p); };
+  std::string started = now_stamp("%Y-%m-%dT%H:%M:%S%z");
+  auto t0 = std::chrono::steady_clock::now();
+  json manifest = o.manifest;
+  manifest["start_time"] = started;
+  manifest["mode"] = o.run.mode;
+  manifest["targets"] = json::array();
+  for (auto& t : targets) manifest["targets"].push_back(t.id);
+  write_file_atomic(run_dir / "manifest.json", manifest.dump(2));
+
+  auto write_results = [&] {
+    write_file_atomic(run_dir / "results" / "benchmark_test_results.json",
+                      results_document(out.results, started).dump(2));
+  };
+  for (auto& target : targets) {
+    printer.next_target();
+    write_file_atomic(run_dir / "progress" / "run_progress.json",
+                      json{{"state", "running"}, {"target", target.id}, {"completed", out.results.size()},
+                           {"total", targets.size()}}.dump());
+    TargetResult r = run_target(target, o.run);
+    json samples = {{"target", r.id}, {"mode", r.mode}, {"seeds", r.seeds}, {"variants", json::array()}};
+    for (const VariantResult* v : [&] {
+           std::vector<const VariantResult*> all{&r.baseline};
+           for (auto& x : r.optimizations) all.push_back(&x);
+           return all;
+         }())
+      samples["variants"].push_back({{"name", v->name}, {"gpu_ms", v->samples_ms}, {"wall_ms", v->wall_ms},
+                                     {"discarded", v->discarded}});
+    write_file_atomic(run_dir / "samples" / (slug(r.id) + ".json"), samples.dump());
+    out.results.push_back(std::move(r));
+    write_results();  // after every target: a killed run keeps everything finished so far
+  }
+  if (out.results.empty()) write_results();
+
+  manifest["end_time"] = now_stamp("%Y-%m-%dT%H:%M:%S%z");
+  manifest["duration_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  write_file_atomic(run_dir / "manifest.json", manifest.dump(2));
+  if (wants(o, "md")) write_file_atomic(run_dir / "reports" / "benchmark_test_results.md", markdown_report(out.results, manifest));
+  if (wants(o, "csv")) write_file_atomic(run_dir / "reports" / "benchmark_test_results.csv", csv_report(out.results));
+  std::vector<std::string> statuses;
+  for (auto& r : out.results) statuses.push_back(r.status);
+  out.exit_code = exit_code_for(statuses);
+  write_file_atomic(run_dir / "progress" / "run_progress.json",
+                    json{{"state", "finished"}, {"completed", out.results.size()}, {"total", targets.size()},
+                         {"exit_code", out.exit_code}}.dump());
+  return out;
+}
+
+}  // namespace aisp

@@ -1,0 +1,35 @@
+// A bench run over many targets: the run directory, the manifest, results written after every target
+// (atomically, so a killed run loses at most the target in flight), reports and raw samples at the end.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/discovery.hpp"
+#include "core/result.hpp"
+#include "runner/target_runner.hpp"
+
+namespace aisp {
+
+struct SuiteOptions {
+  RunOptions run;
+  std::filesystem::path artifacts_dir = "artifacts";
+  std::string label = "bench";
+  std::vector<std::string> formats = {"json", "md", "csv"};
+  json manifest;  // filled by the caller (hardware, software, git); the suite adds timing and warnings
+  bool live_progress = true;
+};
+
+struct SuiteOutcome {
+  std::filesystem::path run_dir;
+  std::vector<TargetResult> results;
+  int exit_code = 0;
+};
+
+// Creates artifacts/runs/<YYYYmmdd_HHMMSS>__bench__<label>[__N]/ and proves it writable; throws with a
+// clear message otherwise (before any GPU work starts).
+std::filesystem::path prepare_run_dir(const std::filesystem::path& artifacts_dir, const std::string& label);
+
+SuiteOutcome run_suite(const std::vector<Target>& targets, const std::filesystem::path& run_dir, SuiteOptions options);
+
+}  // namespace aisp

@@ -1,0 +1,39 @@
+// Runs one target (a baseline and its optimized variants) end to end: workers up together, requirements
+// and workload checks, seeded setup, verification on fresh inputs, interleaved timing, statistics.
+#pragma once
+#include <filesystem>
+#include <functional>
+#include <string>
+
+#include "core/discovery.hpp"
+#include "core/result.hpp"
+#include "core/stopping.hpp"
+
+namespace aisp {
+
+struct Progress {
+  std::string target, variant, phase;  // phase: load, setup, verify, warmup, timing, done
+  int64_t samples = 0;
+  double noise = 0, median_ms = 0;
+};
+
+struct RunOptions {
+  std::string aisp_exe;
+  std::filesystem::path plugin_root;  // where Target::*.file paths are relative to
+  std::filesystem::path run_dir;      // logs/, work/ go under it
+  std::string mode = "cold";          // cold | hot | graph
+  int iterations = 0;                 // > 0: exactly this many samples per variant (no adaptive stopping)
+  int warmup = 5;                     // warm-up runs (and at least warmup_min_s of them)
+  double warmup_min_s = 0.2;          // long enough for clocks to ramp after idle
+  double timeout_multiplier = 1.0;
+  bool reproducible = false;
+  uint64_t seed = 0;                  // base seed when reproducible
+  std::string visible_device = "0";
+  StoppingPolicy policy;
+  double block_target_ms = 25;        // GPU time per interleaved block: short enough that drift cancels
+  std::function<void(const Progress&)> on_progress;
+};
+
+TargetResult run_target(const Target& target, const RunOptions& options);
+
+}  // namespace aisp

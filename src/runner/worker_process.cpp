@@ -1,0 +1,177 @@
+#include "runner/worker_process.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+
+namespace aisp {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void move_fd(int from, int to) {
+  if (from == to) {
+    fcntl(to, F_SETFD, 0);  // keep across exec
+    return;
+  }
+  dup2(from, to);
+  close(from);
+}
+
+}  // namespace
+
+WorkerProcess::WorkerProcess(const WorkerSpawn& s) {
+  int req[2], resp[2];
+  if (pipe2(req, O_CLOEXEC) != 0 || pipe2(resp, O_CLOEXEC) != 0)
+    throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  int log = open(s.log_file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (log < 0) throw std::runtime_error(fmt::format("cannot open worker log {}: {}", s.log_file, std::strerror(errno)));
+  pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    // Child: own process group (so a hang is killed with every thread and child it made), the protocol
+    // on fds 3/4, and the benchmark's stdout/stderr (host and device printf) into the log.
+    setpgid(0, 0);
+    int in = fcntl(req[0], F_DUPFD, 10), out = fcntl(resp[1], F_DUPFD, 10);
+    move_fd(in, 3);
+    move_fd(out, 4);
+    dup2(log, 1);
+    dup2(log, 2);
+    int devnull = open("/dev/null", O_RDONLY);
+    dup2(devnull, 0);
+    setenv("CUDA_VISIBLE_DEVICES", s.visible_device.c_str(), 1);
+    execl(s.aisp_exe.c_str(), s.aisp_exe.c_str(), "worker", "--plugin", s.plugin.c_str(), static_cast<char*>(nullptr));
+    dprintf(2, "exec %s failed: %s\n", s.aisp_exe.c_str(), std::strerror(errno));
+    _exit(127);
+  }
+  setpgid(pid, pid);  // also from the parent, so kill_group works even before the child ran
+  close(req[0]);
+  close(resp[1]);
+  close(log);
+  pid_ = pid;
+  to_child_ = req[1];
+  from_child_ = resp[0];
+  channel_ = std::make_unique<LineChannel>(from_child_, to_child_);
+  alive_ = true;
+}
+
+WorkerProcess::~WorkerProcess() {
+  if (alive_) {
+    kill_group();
+    reap(5);
+  }
+  if (to_child_ >= 0) close(to_child_);
+  if (from_child_ >= 0) close(from_child_);
+}
+
+void WorkerProcess::kill_group() {
+  if (pid_ > 0) kill(-pid_, SIGKILL);
+}
+
+std::string WorkerProcess::reap(double wait_s) {
+  auto deadline = Clock::now() + std::chrono::duration<double>(wait_s);
+  int st = 0;
+  for (;;) {
+    pid_t r = waitpid(pid_, &st, WNOHANG);
+    if (r == pid_) break;
+    if (r < 0) return "exit status unknown";
+    if (Clock::now() > deadline) {
+      kill_group();
+      waitpid(pid_, &st, 0);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  alive_ = false;
+  if (WIFSIGNALED(st))
+    return fmt::format("killed by signal {} ({})", sigabbrev_np(WTERMSIG(st)) ? sigabbrev_np(WTERMSIG(st)) : "?",
+                       strsignal(WTERMSIG(st)));
+  if (WIFEXITED(st)) return fmt::format("exited with code {}", WEXITSTATUS(st));
+  return "ended";
+}
+
+Reply WorkerProcess::read_reply(double timeout_s, const std::string& what) {
+  Reply r;
+  auto t0 = Clock::now();
+  json msg;
+  auto st = channel_->receive(msg, timeout_s);
+  r.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  switch (st) {
+    case LineChannel::Status::ok:
+      r.body = msg;
+      if (msg.value("ok", false) || msg.value("event", "") == "ready") return r;
+      r.status = Reply::Status::error;
+      r.kind = msg.value("kind", "error");
+      r.reason = msg.value("error", "worker reported an error");
+      return r;
+    case LineChannel::Status::timeout:
+      kill_group();
+      r.status = Reply::Status::timeout;
+      r.kind = "timeout";
+      r.reason = fmt::format("{} did not answer within {:.1f} s: worker killed ({})", what, timeout_s, reap(5));
+      return r;
+    case LineChannel::Status::eof:
+    case LineChannel::Status::error:
+      r.status = Reply::Status::crashed;
+      r.kind = "crashed";
+      // A benchmark calling exit()/abort()/_exit() or crashing ends the process mid-request: never a result.
+      r.reason = fmt::format("worker died during {}: {}", what, reap(5));
+      return r;
+    case LineChannel::Status::bad_json:
+      kill_group();
+      r.status = Reply::Status::protocol_error;
+      r.kind = "protocol";
+      r.reason = fmt::format("worker sent malformed data during {}: {:.200}", what, channel_->error_text());
+      reap(5);
+      return r;
+  }
+  return r;
+}
+
+Reply WorkerProcess::wait_ready(double timeout_s) {
+  Reply r = read_reply(timeout_s, "plugin load");
+  if (r.ok() && r.body.value("event", "") != "ready") {
+    r.status = Reply::Status::error;
+    r.kind = r.body.value("kind", "load");
+    r.reason = r.body.value("error", "worker did not become ready");
+  }
+  return r;
+}
+
+Reply WorkerProcess::request(json req, double timeout_s) {
+  std::string what = fmt::format("request '{}'", req.value("op", "?"));
+  if (!alive_) return {Reply::Status::crashed, {}, "worker is not running", "crashed", 0};
+  req["id"] = next_id_++;
+  if (!channel_->send(req)) {
+    Reply r;
+    r.status = Reply::Status::crashed;
+    r.kind = "crashed";
+    r.reason = fmt::format("worker gone before {}: {}", what, reap(5));
+    return r;
+  }
+  Reply r = read_reply(timeout_s, what);
+  // A fatal CUDA error makes the worker exit right after answering; collect its status.
+  if (r.status == Reply::Status::error && (r.kind == "cuda" || r.kind == "oom")) {
+    int st = 0;
+    if (waitpid(pid_, &st, WNOHANG) == pid_) alive_ = false;
+  }
+  return r;
+}
+
+void WorkerProcess::shutdown(double timeout_s) {
+  if (!alive_) return;
+  if (channel_->send({{"op", "exit"}})) {
+    json msg;
+    channel_->receive(msg, timeout_s);
+  }
+  reap(timeout_s);
+}
+
+}  // namespace aisp

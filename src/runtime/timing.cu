@@ -1,0 +1,148 @@
+#include "runtime/timing.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <stdexcept>
+
+#include "aisp/check.hpp"
+
+namespace aisp {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+// Long enough for any sane enqueue (thousands of launches), short enough that a run() which itself waits
+// on the blocked stream costs one second once, not a hang.
+constexpr unsigned long long kBlockingTimeoutNs = 1'000'000'000ull;
+
+__global__ void blocking_kernel(volatile int* release, volatile int* timed_out, unsigned long long timeout_ns) {
+  unsigned long long start, now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  while (!*release) {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    if (now - start > timeout_ns) {
+      *timed_out = 1;
+      __threadfence_system();
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+TimingMode timing_mode_from_name(const std::string& s) {
+  if (s == "cold") return TimingMode::cold;
+  if (s == "hot") return TimingMode::hot;
+  if (s == "graph") return TimingMode::graph;
+  throw std::invalid_argument("unknown timing mode '" + s + "' (cold|hot|graph)");
+}
+
+const char* timing_mode_name(TimingMode m) {
+  switch (m) {
+    case TimingMode::cold: return "cold";
+    case TimingMode::hot: return "hot";
+    case TimingMode::graph: return "graph";
+  }
+  return "?";
+}
+
+Timer::Timer(const DeviceInfo& device, cudaStream_t stream) : device_(device), stream_(stream) {
+  AISP_CUDA_CHECK(cudaEventCreate(&start_));
+  AISP_CUDA_CHECK(cudaEventCreate(&stop_));
+  // Twice the L2: a single pass of L2 size can leave lines resident under the replacement policy.
+  flush_bytes_ = static_cast<size_t>(std::max<int64_t>(device.l2_bytes, 1 << 20)) * 2;
+  AISP_CUDA_CHECK(cudaMalloc(&flush_buffer_, flush_bytes_));
+  int* flags = nullptr;
+  AISP_CUDA_CHECK(cudaHostAlloc(&flags, 2 * sizeof(int), cudaHostAllocMapped));
+  flags[0] = flags[1] = 0;
+  release_flag_ = flags;
+  timed_out_flag_ = flags + 1;
+}
+
+Timer::~Timer() {
+  cudaStreamSynchronize(stream_);
+  cudaFree(flush_buffer_);
+  cudaFreeHost(const_cast<int*>(release_flag_));
+  cudaEventDestroy(start_);
+  cudaEventDestroy(stop_);
+}
+
+void Timer::flush_l2() {
+  // Persisting-L2 lines survive ordinary eviction; reset them so no sample inherits another's policy.
+  cudaCtxResetPersistingL2Cache();
+  AISP_CUDA_CHECK(cudaMemsetAsync(flush_buffer_, static_cast<int>(++flush_value_ & 0xff), flush_bytes_, stream_));
+}
+
+void Timer::block_stream() {
+  *release_flag_ = 0;
+  *timed_out_flag_ = 0;
+  int* dev_release = nullptr;
+  int* dev_timed_out = nullptr;
+  AISP_CUDA_CHECK(cudaHostGetDevicePointer(&dev_release, const_cast<int*>(release_flag_), 0));
+  AISP_CUDA_CHECK(cudaHostGetDevicePointer(&dev_timed_out, const_cast<int*>(timed_out_flag_), 0));
+  blocking_kernel<<<1, 1, 0, stream_>>>(dev_release, dev_timed_out, kBlockingTimeoutNs);
+  AISP_LAUNCH_CHECK();
+}
+
+bool Timer::release_stream() {
+  *release_flag_ = 1;
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  AISP_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  return *timed_out_flag_ == 0;
+}
+
+TimingSample Timer::cold(const std::function<void()>& run) {
+  TimingSample s;
+  flush_l2();
+  AISP_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  bool blocked = blocking_;
+  if (blocked) block_stream();
+  auto t0 = Clock::now();
+  AISP_CUDA_CHECK(cudaEventRecord(start_, stream_));
+  run();
+  AISP_CUDA_CHECK(cudaEventRecord(stop_, stream_));
+  s.enqueue_ms = ms_since(t0);
+  if (blocked && !release_stream()) {
+    // The window opened when the blocking kernel gave up, not when run()'s work was queued: retake it.
+    blocking_ = false;
+    blocking_reason_ = "run() waited on the harness stream while it was held (host sync or a full launch queue); "
+                       "samples are taken without the blocking kernel, so they include enqueue latency";
+    AISP_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    return cold(run);
+  }
+  AISP_CUDA_CHECK(cudaEventSynchronize(stop_));
+  s.wall_ms = ms_since(t0);
+  float ms = 0;
+  AISP_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+  s.gpu_ms = ms;
+  AISP_CUDA_CHECK(cudaGetLastError());
+  s.nvml = Nvml::instance().sample(device_.uuid);
+  return s;
+}
+
+TimingSample Timer::hot(const std::function<void()>& run, int batch) {
+  TimingSample s;
+  s.batch = std::max(batch, 1);
+  AISP_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  auto t0 = Clock::now();
+  AISP_CUDA_CHECK(cudaEventRecord(start_, stream_));
+  for (int i = 0; i < s.batch; ++i) run();
+  AISP_CUDA_CHECK(cudaEventRecord(stop_, stream_));
+  s.enqueue_ms = ms_since(t0) / s.batch;
+  AISP_CUDA_CHECK(cudaEventSynchronize(stop_));
+  s.wall_ms = ms_since(t0) / s.batch;
+  float ms = 0;
+  AISP_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+  s.gpu_ms = ms / s.batch;
+  AISP_CUDA_CHECK(cudaGetLastError());
+  s.nvml = Nvml::instance().sample(device_.uuid);
+  return s;
+}
+
+TimingSample Timer::graph(cudaGraphExec_t exec, bool flush) {
+  return flush ? cold([&] { AISP_CUDA_CHECK(cudaGraphLaunch(exec, stream_)); })
+               : hot([&] { AISP_CUDA_CHECK(cudaGraphLaunch(exec, stream_)); }, 1);
+}
+
+}  // namespace aisp
