@@ -53,7 +53,8 @@ void StdRelCriterion::add(double sample_s) {
   if (noise_history_.size() > kStabilityWindow && n_ % kStabilityEvery == 0) {
     double mean = 0, m2 = 0;
     int64_t k = 0;
-    for (auto it = noise_history_.end() - static_cast<std::ptrdiff_t>(kStabilityWindow); it != noise_history_.end(); ++it) {
+    auto first = noise_history_.end() - static_cast<std::ptrdiff_t>(kStabilityWindow);
+    for (auto it = first; it != noise_history_.end(); ++it) {
       ++k;
       double d = *it - mean;
       mean += d / static_cast<double>(k);

@@ -32,7 +32,7 @@ const std::vector<Command>& commands() {
   static const std::vector<Command> list = {
       {"peak",
        "Run every single-GPU probe (memory, cache, fma, pcie, launch, roofline, tc) and print one table of "
-       "measured ceilings vs datasheet, clock-adjusted ceiling and best public numbers (~1-2 min on H100).",
+       "measured ceilings vs datasheet, clock-adjusted ceiling and best public numbers (~20 s on an H100).",
        {probes::probe_memory, probes::probe_cache, probes::probe_fma, probes::probe_pcie, probes::probe_launch,
         probes::probe_roofline, probes::probe_tc}},
       {"memory",

@@ -20,19 +20,25 @@ namespace {
 
 // ---------------------------------------------------------------- bandwidth vs footprint
 
-constexpr int kChunkThreads = 1024;
+constexpr int kChunkThreads = 512;
+constexpr int kChunkUnroll = 8;  // 16-B loads in flight per thread
 
-// Block b reads chunk (b mod chunks); each thread `loads` 16-B loads, 4 in flight.
-__global__ void __launch_bounds__(kChunkThreads) chunk_read(const uint4* __restrict__ buf, unsigned chunks,
-                                                            int loads, uint4* sink) {
-  const uint4* base = buf + size_t(blockIdx.x % chunks) * size_t(kChunkThreads) * loads + threadIdx.x;
+// Persistent grid: block b reads chunks b, b + grid, ... (each taken mod `chunks`), `loads` 16-B loads per
+// thread per chunk, with ld.global.cg (L2 only). Plain ld.global was tried (2026-11-22, H100): blocks that
+// share an SM and map to the same chunk then hit in L1 (up to 26 TB/s at 5.5 MiB), which is not L2
+// bandwidth, so only the L2-only load is used.
+__global__ void __launch_bounds__(kChunkThreads) chunk_read(const uint4* __restrict__ buf, unsigned chunks, int loads,
+                                                            unsigned total, uint4* sink) {
   uint32_t acc = 0;
-  for (int j = 0; j < loads; j += 4) {
-    uint4 v[4];
+  for (unsigned c = blockIdx.x; c < total; c += gridDim.x) {
+    const uint4* base = buf + size_t(c % chunks) * size_t(kChunkThreads) * loads + threadIdx.x;
+    for (int j = 0; j < loads; j += kChunkUnroll) {
+      uint4 v[kChunkUnroll];
 #pragma unroll
-    for (int u = 0; u < 4; ++u) v[u] = __ldcg(base + size_t(j + u) * kChunkThreads);
+      for (int u = 0; u < kChunkUnroll; ++u) v[u] = __ldcg(base + size_t(j + u) * kChunkThreads);
 #pragma unroll
-    for (int u = 0; u < 4; ++u) acc ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
+      for (int u = 0; u < kChunkUnroll; ++u) acc ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
+    }
   }
   if (acc == 0x9E3779B9u) sink[threadIdx.x] = make_uint4(acc, 0, 0, 0);
 }
@@ -81,8 +87,28 @@ __global__ void smem_chase(int n, int steps, unsigned* out_cycles, ClockStamp* s
   out_cycles[0] = p;  // keeps the chain alive
 }
 
-__global__ void global_chase(const void* start, long long warm, long long steps, ClockStamp* stamp, void** sink) {
-  const void* p = start;
+// The same ring walked by index (p = ring[p]): the address arithmetic (shift + add) is in the chain, as in
+// most published shared-memory latency numbers.
+__global__ void smem_chase_index(int n, int steps, unsigned* out, ClockStamp* stamp) {
+  __shared__ unsigned ring[1024];
+  if (threadIdx.x != 0) return;
+  for (int i = 0; i < n; ++i) ring[i] = static_cast<unsigned>((i + 33) % n);
+  unsigned p = 0;
+  for (int i = 0; i < 256; ++i) p = ring[p];
+  unsigned long long c0 = sm_clock(), n0 = global_ns();
+  for (int i = 0; i < steps; i += 16) {
+#pragma unroll
+    for (int u = 0; u < 16; ++u) p = ring[p];
+  }
+  unsigned long long c1 = sm_clock(), n1 = global_ns();
+  *stamp = {c0, c1, n0, n1};
+  out[0] = p;
+}
+
+// Chases from *cursor and leaves the end point there, so successive launches continue along the cycle and a
+// footprint larger than the steps taken is never revisited (each line is touched once before reuse).
+__global__ void global_chase(void** cursor, long long warm, long long steps, ClockStamp* stamp) {
+  const void* p = *cursor;
   for (long long i = 0; i < warm; ++i) asm volatile("ld.global.ca.u64 %0, [%0];" : "+l"(p));
   unsigned long long c0 = sm_clock(), n0 = global_ns();
   for (long long i = 0; i < steps; i += 16) {
@@ -91,7 +117,7 @@ __global__ void global_chase(const void* start, long long warm, long long steps,
   }
   unsigned long long c1 = sm_clock(), n1 = global_ns();
   *stamp = {c0, c1, n0, n1};
-  *sink = const_cast<void*>(p);
+  *cursor = const_cast<void*>(p);
 }
 
 __global__ void scatter_cycle(uint64_t* buf, const uint32_t* next, size_t lines) {
@@ -127,7 +153,7 @@ ProbeResult probe_cache(const ProbeContext& ctx) {
   ProbeResult r;
   r.name = "cache";
   double t0 = now_seconds();
-  ClockMonitor whole(ctx.dev.uuid);
+  ClockMonitor whole(ctx.dev.uuid, 50);
   Stream s;
   EventTimer timer(s);
   const double mib = 1 << 20;
@@ -137,7 +163,7 @@ ProbeResult probe_cache(const ProbeContext& ctx) {
   const int samples = ctx.opt.quick ? 3 : 5;
 
   // --- bandwidth vs footprint
-  Series bw{"read bandwidth vs footprint (ld.global.cg, 16 B)", {"footprint_MiB", "GB/s", "ms"}, {}};
+  Series bw{"read bandwidth vs footprint (16-B ld.global.cg, persistent grid)", {"footprint_MiB", "GB/s", "ms"}, {}};
   Figure l2f;
   l2f.key = "l2_read";
   l2f.label = "L2 read (4-20 MiB footprint)";
@@ -146,30 +172,34 @@ ProbeResult probe_cache(const ProbeContext& ctx) {
   measure(ctx, l2f, [&](Figure& f) {
     DevBuf buf(max_fp), sink(kChunkThreads * 16);
     fill_random(buf.get(), max_fp / 4, RandKind::u32, 7, s);
+    const int grid = ctx.dev.sm_count * std::max(1, blocks_per_sm(chunk_read, kChunkThreads));
     std::vector<double> all_samples;
-    for (uint64_t fp : geometric_sizes<std::vector<uint64_t>>(256 << 10, max_fp, 4, 64 << 10)) {
-      int loads = fp >= (4u << 20) ? 32 : fp >= (1u << 20) ? 16 : 4;  // chunk = 1024 threads x loads x 16 B
+    for (uint64_t fp : geometric_sizes<std::vector<uint64_t>>(256 << 10, max_fp, 4, 128 << 10)) {
+      int loads = fp >= (4u << 20) ? 64 : fp >= (1u << 20) ? 32 : 16;  // chunk = 512 threads x loads x 16 B
       size_t chunk = size_t(kChunkThreads) * loads * 16;
       unsigned chunks = static_cast<unsigned>(fp / chunk);
       if (!chunks) continue;
       double footprint = double(chunks) * chunk;
       size_t reps = std::max<size_t>(1, size_t((2.0 * (1 << 30)) / footprint + 0.5));  // >= 2 GiB of traffic
-      unsigned blocks = static_cast<unsigned>(reps * chunks);
+      unsigned total = static_cast<unsigned>(reps * chunks);
       auto v = timer.samples([&] {
-        chunk_read<<<blocks, kChunkThreads, 0, s>>>(buf.get<uint4>(), chunks, loads, sink.get<uint4>());
+        chunk_read<<<grid, kChunkThreads, 0, s>>>(buf.get<uint4>(), chunks, loads, total, sink.get<uint4>());
         AISP_LAUNCH_CHECK();
       }, 1, samples);
-      double ms = median(v);
-      bw.rows.push_back({footprint / mib, gb_per_s(double(blocks) * chunk, ms), ms});
-      if (footprint >= 4 * mib && footprint <= 20 * mib) all_samples.push_back(gb_per_s(double(blocks) * chunk, ms));
+      double ms = median(v), gbs = gb_per_s(double(total) * chunk, ms);
+      bw.rows.push_back({footprint / mib, gbs, ms});
+      if (footprint >= 4 * mib && footprint <= 20 * mib) all_samples.push_back(gbs);
     }
     f.value = median_in(bw, 0, 1, 4, 20);
     f.samples = all_samples;
     f.samples_unit = "GB/s per footprint point in 4-20 MiB";
     f.datasheet = ctx.sheet.l2_gbs;
-    f.method = "each block reads one chunk of the footprint with 16-B ld.global.cg (L2 only), >= 2 GiB read per "
-               "point; value = median over the footprints in [4, 20] MiB of the median of " +
-               std::to_string(samples) + " event-timed kernels; datasheet column = ~12 TB/s unofficial quote";
+    f.params = {{"grid", std::to_string(grid) + " x " + std::to_string(kChunkThreads)}};
+    f.method = "persistent grid (" + std::to_string(grid / ctx.dev.sm_count) + " x " + std::to_string(kChunkThreads) +
+               " threads per SM), each block reads whole chunks of the footprint with 16-B ld.global.cg (L2 only), " +
+               std::to_string(kChunkUnroll) + " in flight/thread, >= 2 GiB read per point; value = median over the " +
+               "footprints in [4, 20] MiB of the median of " + std::to_string(samples) +
+               " event-timed kernels; datasheet column = ~12 TB/s unofficial quote";
   });
   r.figures.push_back(l2f);
   double dram = median_in(bw, 0, 1, 4 * l2 / mib, 1e12);
@@ -237,30 +267,36 @@ ProbeResult probe_cache(const ProbeContext& ctx) {
   r.figures.push_back(smg);
 
   // --- latency
-  Figure ls;
-  ls.key = "lat_smem";
-  ls.label = "shared memory latency";
-  ls.unit = "cycles";
-  ls.caps_key = "latency_smem_cycles";
-  measure(ctx, ls, [&](Figure& f) {
-    DevBuf out(16), st(sizeof(ClockStamp));
-    const int steps = 1 << 18;
-    for (int i = 0; i < samples; ++i) {
-      smem_chase<<<1, 1, 0, s>>>(1024, steps, out.get<unsigned>(), st.get<ClockStamp>());
-      AISP_LAUNCH_CHECK();
-      ClockStamp c{};
-      AISP_CUDA_CHECK(cudaStreamSynchronize(s));  // s is non-blocking: the legacy-stream copy would not wait
-      AISP_CUDA_CHECK(cudaMemcpy(&c, st.get(), sizeof c, cudaMemcpyDeviceToHost));
-      f.samples.push_back(double(c.clk1 - c.clk0) / steps);
-      f.kernel_clock_mhz = stamps_mhz({c});
-    }
-    f.samples_unit = "cycles per load";
-    f.value = median(f.samples);
-    f.method = "one thread, ld.shared.u32 chain of shared addresses (no address math), " + std::to_string(steps) +
-               " dependent loads, clock64; " + fmt_num(cycles_to_ns(f.value, f.kernel_clock_mhz)) + " ns at " +
-               fmt_num(f.kernel_clock_mhz, 0) + " MHz";
-  });
-  r.figures.push_back(ls);
+  for (int indexed = 0; indexed < 2; ++indexed) {
+    Figure ls;
+    ls.key = indexed ? "lat_smem_index" : "lat_smem";
+    ls.label = indexed ? "shared memory latency (index chain)" : "shared memory latency";
+    ls.unit = "cycles";
+    ls.caps_key = indexed ? "" : "latency_smem_cycles";
+    measure(ctx, ls, [&](Figure& f) {
+      DevBuf out(16), st(sizeof(ClockStamp));
+      const int steps = 1 << 18;
+      for (int i = 0; i < samples; ++i) {
+        if (indexed) smem_chase_index<<<1, 1, 0, s>>>(1024, steps, out.get<unsigned>(), st.get<ClockStamp>());
+        else smem_chase<<<1, 1, 0, s>>>(1024, steps, out.get<unsigned>(), st.get<ClockStamp>());
+        AISP_LAUNCH_CHECK();
+        ClockStamp c{};
+        AISP_CUDA_CHECK(cudaStreamSynchronize(s));  // s is non-blocking: the legacy-stream copy would not wait
+        AISP_CUDA_CHECK(cudaMemcpy(&c, st.get(), sizeof c, cudaMemcpyDeviceToHost));
+        f.samples.push_back(double(c.clk1 - c.clk0) / steps);
+        f.kernel_clock_mhz = stamps_mhz({c});
+      }
+      f.samples_unit = "cycles per load";
+      f.value = median(f.samples);
+      f.method = std::string("one thread, ") +
+                 (indexed ? "p = ring[p] over 32-bit indices (shift + add in the chain, the usual published method)"
+                          : "ld.shared.u32 chain of shared addresses (no address math in the chain)") +
+                 ", " + std::to_string(steps) + " dependent loads, clock64; " +
+                 fmt_num(cycles_to_ns(f.value, f.kernel_clock_mhz)) + " ns at " + fmt_num(f.kernel_clock_mhz, 0) +
+                 " MHz";
+    });
+    r.figures.push_back(ls);
+  }
 
   Series lat{"pointer-chase latency vs footprint (1 thread, 128-B lines, random cycle)",
              {"footprint_KiB", "cycles", "ns", "MHz"}, {}};
@@ -273,17 +309,19 @@ ProbeResult probe_cache(const ProbeContext& ctx) {
     ClockMonitor mon(ctx.dev.uuid);
     try {
       AISP_CUDA_CHECK(cudaFuncSetAttribute(global_chase, cudaFuncAttributePreferredSharedMemoryCarveout, 0));
-      DevBuf buf(sizes.back()), st(sizeof(ClockStamp)), sink(16), next(sizes.back() / 128 * 4);
+      DevBuf buf(sizes.back()), st(sizeof(ClockStamp)), cursor(16), next(sizes.back() / 128 * 4);
       std::mt19937_64 rng(12345);
       for (uint64_t fp : sizes) {
         build_cycle(buf.get<char>(), fp, rng, next.get<uint32_t>(), s);
+        void* start = buf.get();
+        AISP_CUDA_CHECK(cudaMemcpyAsync(cursor.get(), &start, sizeof start, cudaMemcpyHostToDevice, s));
         long long lines = static_cast<long long>(fp / 128);
         long long warm = fp <= 2 * l2 ? lines : 16384;  // a full pass leaves every line cached when it fits
         long long steps = fp <= (1 << 20) ? (1 << 18) : (1 << 16);
         std::vector<double> cyc;
         double mhz = 0;
         for (int i = 0; i < 3; ++i) {
-          global_chase<<<1, 1, 0, s>>>(buf.get(), i == 0 ? warm : 1024, steps, st.get<ClockStamp>(), sink.get<void*>());
+          global_chase<<<1, 1, 0, s>>>(cursor.get<void*>(), i == 0 ? warm : 0, steps, st.get<ClockStamp>());
           AISP_LAUNCH_CHECK();
           ClockStamp c{};
           AISP_CUDA_CHECK(cudaStreamSynchronize(s));  // s is non-blocking: the legacy-stream copy would not wait

@@ -134,6 +134,7 @@ static std::string clocks_line(const ClockStats& c) {
 
 static std::string device_header(const ProbeContext& ctx) {
   const auto& d = ctx.dev;
+  if (d.sm_count == 0) return "# no GPU (host-only probe)\n";
   std::string s = fmt::format(
       "# GPU {}: {} [{}], key {}, {} SMs, L2 {:.0f} MiB, bus {}-bit, max SM {:.0f} MHz, mem {:.0f} MHz\n", d.ordinal,
       d.name, family_name(ctx.family), ctx.hwkey, d.sm_count, d.l2_bytes / 1048576.0, d.memory_bus_width_bits,
@@ -160,7 +161,8 @@ std::string render_text(const ProbeContext& ctx, const std::vector<ProbeResult>&
     for (auto& f : r.figures) {
       std::string status = f.ok() ? f.verdict.status : f.status.substr(0, f.status.find(':'));
       if (f.ok() && f.verdict.status != "met" && f.verdict.status != "n/a" && has(f.verdict.shortfall_pct))
-        status += fmt::format(" ({:.1f}% off)", f.verdict.shortfall_pct);
+        status += f.verdict.shortfall_pct < 0.05 ? std::string(" (<0.1% off)")
+                                                 : fmt::format(" ({:.1f}% off)", f.verdict.shortfall_pct);
       methods.push_back((multi ? r.name + ": " : "") + (f.ok() ? f.method : f.status));
       std::vector<std::string> row = {f.label, fmt_num(f.value), f.unit, fmt_pct(pct(f.value, f.datasheet)),
                                       fmt_pct(pct(f.value, f.clock_ceiling)), fmt_num(f.best_public),
@@ -169,10 +171,10 @@ std::string render_text(const ProbeContext& ctx, const std::vector<ProbeResult>&
       if (multi) row.insert(row.begin(), r.name);
       t.add(row);
     }
-  out += "\n";
-  if (t.size()) out += t.render();
-  out += "\nmethods:\n";
-  for (size_t i = 0; i < methods.size(); ++i) out += fmt::format("  [{}] {}\n", i + 1, methods[i]);
+  if (t.size()) {
+    out += "\n" + t.render() + "\nmethods:\n";
+    for (size_t i = 0; i < methods.size(); ++i) out += fmt::format("  [{}] {}\n", i + 1, methods[i]);
+  }
   for (auto& r : results) {
     if (!multi)
       for (auto& s : r.series) {

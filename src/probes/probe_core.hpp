@@ -101,7 +101,7 @@ struct ProbeOptions {
   bool quick = false;         // fewer sizes/repetitions (speed, CI smoke)
   double memory_gib = 2.0;    // memory: bytes per buffer
   double cache_max_mib = 0;   // cache: largest footprint (0 = 8x L2)
-  double pcie_mib = 256;      // pcie: bytes per copy
+  double pcie_mib = 512;      // pcie/p2p: MiB per copy (nvbandwidth's default size)
   std::string tc_dtypes = "bf16,fp16,tf32,fp8_e4m3,int8,fp64";
   bool tc_no_micro = false, tc_no_lib = false;
   std::string disk_dir = ".";

@@ -75,7 +75,7 @@ ProbeResult probe_fma(const ProbeContext& ctx) {
   ProbeResult r;
   r.name = "fma";
   double t0 = now_seconds();
-  ClockMonitor whole(ctx.dev.uuid);
+  ClockMonitor whole(ctx.dev.uuid, 50);
   Stream s;
   const int sms = ctx.dev.sm_count;
   const int samples = ctx.opt.quick ? 3 : 7;
@@ -83,17 +83,17 @@ ProbeResult probe_fma(const ProbeContext& ctx) {
 
   auto timed = [&](auto launch, int blocks, Figure& f, double flops, double per_sm_rate, const std::string& what) {
     EventTimer timer(s);
-    f.samples = timer.samples(launch, 1, samples);
+    ClockedSamples cs = sample_with_clock(timer, launch, st.get<ClockStamp>(), blocks, 1, samples, s);
+    f.samples = cs.ms;
     f.samples_unit = "ms per kernel";
-    std::vector<ClockStamp> stamps(blocks);
-    AISP_CUDA_CHECK(cudaMemcpyAsync(stamps.data(), st.get(), sizeof(ClockStamp) * blocks, cudaMemcpyDeviceToHost, s));
-    AISP_CUDA_CHECK(cudaStreamSynchronize(s));
-    f.kernel_clock_mhz = stamps_mhz(stamps);
+    f.kernel_clock_mhz = median(cs.mhz);
     f.value = tflop_per_s(flops, median(f.samples));
     f.unit = "TFLOP/s";
     f.datasheet = ctx.sheet.tflops(per_sm_rate, false);
-    f.clock_ceiling = tflops_at(sms, per_sm_rate, f.kernel_clock_mhz);
-    f.clock_basis = "SMs x flop/clk/SM x SM clock measured in the kernel (clock64 / globaltimer)";
+    double frac = median_fraction_of_clock(cs, flops * 1e-9, sms * per_sm_rate * 1e-6);
+    f.clock_ceiling = frac > 0 ? f.value / frac : tflops_at(sms, per_sm_rate, f.kernel_clock_mhz);
+    f.clock_basis = "per sample: SMs x flop/clk/SM x SM clock measured in that kernel (clock64 / globaltimer); "
+                    "median of the per-sample fractions";
     f.params = {{"blocks", std::to_string(blocks)}, {"threads_per_block", "256"}};
     f.method = what + "; " + std::to_string(blocks / sms) + " x 256-thread blocks per SM; median of " +
                std::to_string(samples) + " event-timed kernels at " + fmt_num(f.kernel_clock_mhz, 0) +

@@ -66,6 +66,29 @@ double stamps_cycles(const std::vector<ClockStamp>& stamps) {
   return median_of(c);
 }
 
+ClockedSamples sample_with_clock(EventTimer& timer, const std::function<void()>& run, const ClockStamp* dev_stamps,
+                                 int blocks, int warmup, int samples, cudaStream_t s) {
+  for (int i = 0; i < warmup; ++i) run();
+  AISP_CUDA_CHECK(cudaStreamSynchronize(s));
+  ClockedSamples cs;
+  std::vector<ClockStamp> host(blocks);
+  for (int i = 0; i < samples; ++i) {
+    cs.ms.push_back(timer.once(run));
+    AISP_CUDA_CHECK(cudaMemcpyAsync(host.data(), dev_stamps, sizeof(ClockStamp) * blocks, cudaMemcpyDeviceToHost, s));
+    AISP_CUDA_CHECK(cudaStreamSynchronize(s));
+    cs.mhz.push_back(stamps_mhz(host));
+    cs.cycles.push_back(stamps_cycles(host));
+  }
+  return cs;
+}
+
+double median_fraction_of_clock(const ClockedSamples& cs, double work_per_ms_unit, double per_mhz_ceiling) {
+  std::vector<double> f;
+  for (size_t i = 0; i < cs.ms.size(); ++i)
+    if (cs.ms[i] > 0 && cs.mhz[i] > 0) f.push_back((work_per_ms_unit / cs.ms[i]) / (per_mhz_ceiling * cs.mhz[i]));
+  return f.empty() ? 0 : median_of(f);
+}
+
 int sm_count(int device) {
   int n = 0;
   AISP_CUDA_CHECK(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device));

@@ -95,6 +95,19 @@ __device__ __forceinline__ unsigned long long global_ns() {
 __device__ __forceinline__ unsigned long long sm_clock() { return static_cast<unsigned long long>(clock64()); }
 #endif
 
+// Samples of a kernel that writes ClockStamps (one per block): event time and in-kernel clock per sample,
+// so a clock-adjusted percentage can pair each sample's rate with the clock that sample ran at (the clock
+// drifts down as a power-capped GPU heats up; pairing the median time with the last sample's clock
+// would overstate the percentage).
+struct ClockedSamples {
+  std::vector<double> ms, mhz, cycles;
+};
+ClockedSamples sample_with_clock(EventTimer& timer, const std::function<void()>& run, const ClockStamp* dev_stamps,
+                                 int blocks, int warmup, int samples, cudaStream_t s);
+// Median over samples of rate_i / ceiling(mhz_i), with rate_i = work / ms_i and ceiling(mhz) = per_clk * mhz.
+// Returns the fraction (1.0 = 100 %).
+double median_fraction_of_clock(const ClockedSamples& cs, double work_per_ms_unit, double per_mhz_ceiling);
+
 int sm_count(int device);
 // Largest number of co-resident blocks per SM for `kernel` (occupancy calculator).
 template <class K>

@@ -1,7 +1,7 @@
-// hw memory: HBM read / write / copy with SM kernels (16-byte accesses, 4 independent accesses in flight
-// per thread, footprint >= 1 GiB so L2 never holds it), and cudaMemcpy device-to-device beside it.
+// hw memory: HBM read / write / copy with SM kernels (16-byte accesses, 4 or 8 independent accesses in
+// flight per thread, footprint >= 1 GiB so L2 never holds it), and cudaMemcpy device-to-device beside it.
 // Bytes counted = bytes read + bytes written (a copy of N bytes moves 2N); hw_anchors §2.1, pitfalls 4, 6, 12.
-// Launch shape and cache hints are swept briefly and the best is re-measured: the figure is the best
+// Launch shape, accesses in flight and cache hints are swept briefly and the best is re-measured: the figure is the best
 // kernel this probe can build, and the configuration that produced it is printed with it.
 #include <algorithm>
 #include <string>
@@ -12,7 +12,6 @@
 namespace aisp::probes {
 namespace {
 
-constexpr int kUnroll = 4;  // independent 16-B accesses in flight per thread (Little's law: HBM needs many)
 
 template <int Hint>
 __device__ __forceinline__ uint4 load16(const uint4* p) {
@@ -32,7 +31,7 @@ __device__ __forceinline__ void store16(uint4* p, uint4 v) {
   else __stcs(p, v);  // streaming (evict-first): written lines are not reused
 }
 
-template <int Hint>
+template <int Hint, int kUnroll>  // kUnroll independent 16-B accesses in flight per thread
 __global__ void read_kernel(const uint4* __restrict__ p, size_t n, uint4* sink) {
   size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
   const size_t stride = size_t(gridDim.x) * blockDim.x;
@@ -51,7 +50,7 @@ __global__ void read_kernel(const uint4* __restrict__ p, size_t n, uint4* sink) 
   if (acc == 0x9E3779B9u) sink[threadIdx.x] = make_uint4(acc, acc, acc, acc);  // consume (practically never taken)
 }
 
-template <int Hint>
+template <int Hint, int kUnroll>  // kUnroll independent 16-B accesses in flight per thread
 __global__ void write_kernel(uint4* __restrict__ p, size_t n, uint32_t seed) {
   size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
   const size_t stride = size_t(gridDim.x) * blockDim.x;
@@ -68,7 +67,7 @@ __global__ void write_kernel(uint4* __restrict__ p, size_t n, uint32_t seed) {
   }
 }
 
-template <int Hint>
+template <int Hint, int kUnroll>  // kUnroll independent 16-B accesses in flight per thread
 __global__ void copy_kernel(const uint4* __restrict__ src, uint4* __restrict__ dst, size_t n) {
   size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
   const size_t stride = size_t(gridDim.x) * blockDim.x;
@@ -86,12 +85,13 @@ enum class Kind { read, write, copy };
 
 struct Config {
   int threads = 256;
-  int blocks_per_sm = 0;  // 0 = one pass: enough blocks that each thread does kUnroll accesses
+  int blocks_per_sm = 0;  // 0 = one pass: enough blocks that each thread does `unroll` accesses
   int hint = 0;
+  int unroll = 4;
   std::string describe() const {
     std::string g = blocks_per_sm ? std::to_string(blocks_per_sm) + " blocks/SM grid-stride" : "full grid (1 pass)";
-    return std::to_string(threads) + " threads/block, " + g + (hint ? ", nc/no_allocate/L2::256B loads + .cs stores"
-                                                                        : ", default cache policy");
+    return std::to_string(threads) + " threads/block, " + g + ", " + std::to_string(unroll) + " x 16 B in flight/thread" +
+           (hint ? ", nc/no_allocate/L2::256B loads + .cs stores" : ", default cache policy");
   }
 };
 
@@ -100,27 +100,25 @@ struct Buffers {
   size_t n = 0;  // uint4 elements per buffer
 };
 
-void launch(Kind kind, const Config& c, Buffers& b, int sms, cudaStream_t s) {
-  size_t blocks = c.blocks_per_sm ? size_t(c.blocks_per_sm) * sms
-                                  : (b.n + size_t(c.threads) * kUnroll - 1) / (size_t(c.threads) * kUnroll);
-  dim3 grid(static_cast<unsigned>(std::max<size_t>(blocks, 1)));
+template <int Hint, int U>
+void launch_t(Kind kind, dim3 grid, int threads, Buffers& b, cudaStream_t s) {
   auto* src = b.src.get<uint4>();
   auto* dst = b.dst.get<uint4>();
-  auto* sink = b.sink.get<uint4>();
   switch (kind) {
-    case Kind::read:
-      if (c.hint) read_kernel<1><<<grid, c.threads, 0, s>>>(src, b.n, sink);
-      else read_kernel<0><<<grid, c.threads, 0, s>>>(src, b.n, sink);
-      break;
-    case Kind::write:
-      if (c.hint) write_kernel<1><<<grid, c.threads, 0, s>>>(dst, b.n, 0x1234567u);
-      else write_kernel<0><<<grid, c.threads, 0, s>>>(dst, b.n, 0x1234567u);
-      break;
-    case Kind::copy:
-      if (c.hint) copy_kernel<1><<<grid, c.threads, 0, s>>>(src, dst, b.n);
-      else copy_kernel<0><<<grid, c.threads, 0, s>>>(src, dst, b.n);
-      break;
+    case Kind::read: read_kernel<Hint, U><<<grid, threads, 0, s>>>(src, b.n, b.sink.get<uint4>()); break;
+    case Kind::write: write_kernel<Hint, U><<<grid, threads, 0, s>>>(dst, b.n, 0x1234567u); break;
+    case Kind::copy: copy_kernel<Hint, U><<<grid, threads, 0, s>>>(src, dst, b.n); break;
   }
+}
+
+void launch(Kind kind, const Config& c, Buffers& b, int sms, cudaStream_t s) {
+  size_t per_block = size_t(c.threads) * c.unroll;
+  size_t blocks = c.blocks_per_sm ? size_t(c.blocks_per_sm) * sms : (b.n + per_block - 1) / per_block;
+  dim3 grid(static_cast<unsigned>(std::max<size_t>(blocks, 1)));
+  if (c.hint && c.unroll == 8) launch_t<1, 8>(kind, grid, c.threads, b, s);
+  else if (c.hint) launch_t<1, 4>(kind, grid, c.threads, b, s);
+  else if (c.unroll == 8) launch_t<0, 8>(kind, grid, c.threads, b, s);
+  else launch_t<0, 4>(kind, grid, c.threads, b, s);
   AISP_LAUNCH_CHECK();
 }
 
@@ -128,9 +126,10 @@ double bytes_moved(Kind k, size_t n) { return double(n) * 16.0 * (k == Kind::cop
 
 std::vector<Config> configs() {
   std::vector<Config> out;
-  for (int hint : {0, 1})
-    for (auto [t, b] : std::initializer_list<std::pair<int, int>>{{256, 0}, {512, 0}, {1024, 0}, {256, 8}, {512, 4}, {1024, 2}})
-      out.push_back({t, b, hint});
+  for (int unroll : {4, 8})
+    for (int hint : {0, 1})
+      for (auto [t, b] : std::initializer_list<std::pair<int, int>>{{256, 0}, {512, 0}, {1024, 0}, {256, 8}, {512, 4}, {1024, 2}})
+        out.push_back({t, b, hint, unroll});
   return out;
 }
 
@@ -180,7 +179,7 @@ void kernel_figure(const ProbeContext& ctx, Kind kind, Buffers& b, cudaStream_t 
   f.unit = "GB/s";
   f.params = {{"config", best.describe()}, {"bytes_per_buffer", std::to_string(b.n * 16)}};
   const char* what = kind == Kind::read ? "bytes read" : kind == Kind::write ? "bytes written" : "bytes read + bytes written";
-  f.method = "SM kernel, 16-B accesses, " + std::to_string(kUnroll) + " in flight/thread, " +
+  f.method = "SM kernel, 16-B accesses, " +
              std::to_string((b.n * 16) >> 20) + " MiB per buffer; counted " + what + "; best of " +
              std::to_string(configs().size()) + " launch shapes (" + best.describe() + "); median of " +
              std::to_string(samples) + " event-timed kernels after warm-up";
@@ -206,7 +205,7 @@ ProbeResult probe_memory(const ProbeContext& ctx) {
   ProbeResult r;
   r.name = "memory";
   double t0 = now_seconds();
-  ClockMonitor whole(ctx.dev.uuid);
+  ClockMonitor whole(ctx.dev.uuid, 50);
   Stream s;
   const int samples = ctx.opt.quick ? 7 : 21;
   Buffers b;

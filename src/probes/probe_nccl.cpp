@@ -81,7 +81,7 @@ ProbeResult probe_nccl(const ProbeContext& ctx) {
   r.notes.push_back("NCCL " + std::to_string(version) + ", " + std::to_string(n) + " GPUs, NCCL_NVLS_ENABLE=" +
                     std::string(std::getenv("NCCL_NVLS_ENABLE") ? std::getenv("NCCL_NVLS_ENABLE") : "?") +
                     " (set NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING to see the algorithm NCCL picks)");
-  ClockMonitor whole(ctx.dev.uuid);
+  ClockMonitor whole(ctx.dev.uuid, 50);
   std::vector<ncclComm_t> comms(n);
   std::vector<int> devs(n);
   for (int i = 0; i < n; ++i) devs[i] = i;

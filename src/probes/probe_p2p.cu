@@ -23,7 +23,7 @@ ProbeResult probe_p2p(const ProbeContext& ctx) {
     r.wall_s = now_seconds() - t0;
     return r;
   }
-  ClockMonitor whole(ctx.dev.uuid);
+  ClockMonitor whole(ctx.dev.uuid, 50);
   const size_t bytes = static_cast<size_t>(ctx.opt.pcie_mib * (1 << 20));
   const int reps = 4, samples = ctx.opt.quick ? 3 : 5;
   std::vector<DevBuf> buf_a, buf_b;

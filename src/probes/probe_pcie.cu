@@ -62,9 +62,9 @@ ProbeResult probe_pcie(const ProbeContext& ctx) {
   ProbeResult r;
   r.name = "pcie";
   double t0 = now_seconds();
-  ClockMonitor whole(ctx.dev.uuid);
+  ClockMonitor whole(ctx.dev.uuid, 50);
   const size_t bytes = static_cast<size_t>(ctx.opt.pcie_mib * (1 << 20)) / 64 * 64;
-  const int reps = 4;  // copies per sample (one sample ~ 20 ms at 55 GB/s for 256 MiB)
+  const int reps = 4;  // copies per sample (one sample ~ 40 ms at 55 GB/s for 512 MiB)
   const int samples = ctx.opt.quick ? 3 : 7;
   Link link = read_link(ctx.dev.ordinal);
   double link_ceiling = pcie_gbs_at(link.gts, link.width);

@@ -13,7 +13,7 @@ ProbeResult probe_speed(const ProbeContext& ctx) {
   ProbeResult r;
   r.name = "speed";
   double t0 = now_seconds();
-  ClockMonitor whole(ctx.dev.uuid);
+  ClockMonitor whole(ctx.dev.uuid, 50);
   Figure g;
   gemm_lt_figure(ctx, "bf16", 8192, 8192, 8192, g, 10);
   g.caps_key.clear();  // a sanity check does not overwrite the full probe's ceiling

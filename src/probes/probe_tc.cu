@@ -176,7 +176,7 @@ ProbeResult probe_tc(const ProbeContext& ctx) {
   ProbeResult r;
   r.name = "tc";
   double t0 = now_seconds();
-  ClockMonitor whole(ctx.dev.uuid);
+  ClockMonitor whole(ctx.dev.uuid, 50);
   auto dtypes = split(ctx.opt.tc_dtypes);
   const int samples = ctx.opt.quick ? 5 : 10;
   Series sweep{"cuBLASLt shapes (dtype: 0 bf16, 1 fp16, 2 tf32, 3 fp8_e4m3, 4 int8, 5 fp64, 6 fp8 fast-accum)",

@@ -45,35 +45,30 @@ enum Op { kBF16, kFP16, kTF32, kE4M3, kS8 };
 template <int O> struct Mma;
 template <> struct Mma<kBF16> {
   using Acc = float;
-  static constexpr int K = 16;
   static __device__ __forceinline__ void run(float* d, uint64_t a, uint64_t b) {
     WGMMA_ASM("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16", ", 1, 1, 0, 0", CF);
   }
 };
 template <> struct Mma<kFP16> {
   using Acc = float;
-  static constexpr int K = 16;
   static __device__ __forceinline__ void run(float* d, uint64_t a, uint64_t b) {
     WGMMA_ASM("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16", ", 1, 1, 0, 0", CF);
   }
 };
 template <> struct Mma<kTF32> {
   using Acc = float;
-  static constexpr int K = 8;
   static __device__ __forceinline__ void run(float* d, uint64_t a, uint64_t b) {
     WGMMA_ASM("wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32", ", 1, 1", CF);
   }
 };
 template <> struct Mma<kE4M3> {
   using Acc = float;
-  static constexpr int K = 32;
   static __device__ __forceinline__ void run(float* d, uint64_t a, uint64_t b) {
     WGMMA_ASM("wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3", ", 1, 1", CF);
   }
 };
 template <> struct Mma<kS8> {
   using Acc = int;
-  static constexpr int K = 32;
   static __device__ __forceinline__ void run(int* d, uint64_t a, uint64_t b) {
     WGMMA_ASM("wgmma.mma_async.sync.aligned.m64n256k32.s32.s8.s8", "", CR);
   }
@@ -224,8 +219,8 @@ void tc_micro_figures(const ProbeContext& ctx, const std::vector<std::string>& d
       EventTimer timer(s);
       double best = 0;
       int best_variant = -1, best_blocks = 0, best_iters = 0;
-      std::vector<double> best_samples;
-      double best_mhz = kNaN;
+      ClockedSamples best_cs;
+      double best_flops = 0;
       for (int v = 0; v < 3; ++v) {
         int blocks = 0;
         launch_any(t->op, v, sms, rnd.get<uint4>(), 0, sink.get<uint4>(), st.get<ClockStamp>(), s, &blocks, false);
@@ -237,28 +232,24 @@ void tc_micro_figures(const ProbeContext& ctx, const std::vector<std::string>& d
         auto run = [&] {
           launch_any(t->op, v, sms, rnd.get<uint4>(), iters, sink.get<uint4>(), st.get<ClockStamp>(), s, &blocks, true);
         };
-        auto ms = timer.samples(run, 1, samples);
+        ClockedSamples cs = sample_with_clock(timer, run, st.get<ClockStamp>(), blocks, 1, samples, s);
         double flops = double(blocks) * kVariants[v].wg * iters * kPerGroup * flop_per_inst;
-        double tf = tflop_per_s(flops, median(ms));
-        if (tf > best) {
-          best = tf, best_variant = v, best_blocks = blocks, best_iters = iters;
-          best_samples.clear();
-          for (double m : ms) best_samples.push_back(m);
-          std::vector<ClockStamp> stamps(blocks);
-          AISP_CUDA_CHECK(cudaMemcpyAsync(stamps.data(), st.get(), sizeof(ClockStamp) * blocks, cudaMemcpyDeviceToHost, s));
-          AISP_CUDA_CHECK(cudaStreamSynchronize(s));
-          best_mhz = stamps_mhz(stamps);
-        }
+        double tf = tflop_per_s(flops, median(cs.ms));
+        if (tf > best) best = tf, best_variant = v, best_blocks = blocks, best_iters = iters, best_cs = cs, best_flops = flops;
       }
       if (best_variant < 0) throw std::runtime_error("no wgmma variant could be launched");
       const Variant& bv = kVariants[best_variant];
       fig.value = best;
-      fig.samples = best_samples;
+      fig.samples = best_cs.ms;
       fig.samples_unit = "ms per kernel";
-      fig.kernel_clock_mhz = best_mhz;
+      fig.kernel_clock_mhz = median(best_cs.mhz);
+      double best_mhz = fig.kernel_clock_mhz;
       fig.datasheet = ctx.sheet.tflops(t->per_sm, true);
-      fig.clock_ceiling = tflops_at(sms, t->per_sm, best_mhz);
-      fig.clock_basis = "SMs x flop/clk/SM x SM clock measured in the kernel (clock64 / globaltimer)";
+      // Each sample's rate against the peak at that sample's own clock, median over samples.
+      double frac = median_fraction_of_clock(best_cs, best_flops * 1e-9, sms * t->per_sm * 1e-6);
+      fig.clock_ceiling = frac > 0 ? best / frac : tflops_at(sms, t->per_sm, best_mhz);
+      fig.clock_basis = "per sample: SMs x flop/clk/SM x SM clock measured in that kernel (clock64 / globaltimer); "
+                        "median of the per-sample fractions";
       fig.params = {{"warpgroups_per_block", std::to_string(bv.wg)},
                     {"blocks_per_sm", std::to_string(best_blocks / sms)},
                     {"iters", std::to_string(best_iters)},
