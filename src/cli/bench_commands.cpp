@@ -32,7 +32,7 @@ std::vector<std::string> list_relative_files(const fs::path& root) {
   if (!fs::is_directory(root)) return files;
   for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::follow_directory_symlink);
        it != fs::recursive_directory_iterator(); ++it)
-    if (it->is_regular_file() || it->is_symlink()) files.push_back(fs::relative(it->path(), root).string());
+    if (it->is_regular_file() || it->is_symlink()) files.push_back(it->path().lexically_relative(root).string());
   return files;
 }
 
