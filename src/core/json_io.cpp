@@ -87,7 +87,8 @@ std::string read_file(const std::filesystem::path& path) {
 }
 
 void write_json_atomic(const std::filesystem::path& path, const nlohmann::json& j, int indent) {
-  std::string text = j.dump(indent);
+  // Text from benchmarks (error messages, names) may not be UTF-8; never let that lose an artifact.
+  std::string text = j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
   text.push_back('\n');
   write_file_atomic(path, text);
 }

@@ -9,7 +9,8 @@
 namespace aisp {
 
 bool LineChannel::send(const json& message) {
-  std::string line = message.dump() + "\n";
+  // Replace invalid UTF-8 (a benchmark's exception text may hold any bytes) rather than throw.
+  std::string line = message.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
   size_t off = 0;
   while (off < line.size()) {
     ssize_t n = ::write(write_fd_, line.data() + off, line.size() - off);

@@ -91,18 +91,28 @@ SuiteOutcome run_suite(const std::vector<Target>& targets, const fs::path& run_d
   manifest["mode"] = o.run.mode;
   manifest["targets"] = json::array();
   for (auto& t : targets) manifest["targets"].push_back(t.id);
-  write_file_atomic(run_dir / "manifest.json", manifest.dump(2));
+  write_json_atomic(run_dir / "manifest.json", manifest);
 
   auto write_results = [&] {
-    write_file_atomic(run_dir / "results" / "benchmark_test_results.json",
-                      results_document(out.results, started).dump(2));
+    write_json_atomic(run_dir / "results" / "benchmark_test_results.json", results_document(out.results, started));
   };
   for (auto& target : targets) {
     printer.next_target();
-    write_file_atomic(run_dir / "progress" / "run_progress.json",
+    write_json_atomic(run_dir / "progress" / "run_progress.json",
                       json{{"state", "running"}, {"target", target.id}, {"completed", out.results.size()},
-                           {"total", targets.size()}}.dump());
-    TargetResult r = run_target(target, o.run);
+                           {"total", targets.size()}}, -1);
+    TargetResult r;
+    try {
+      r = run_target(target, o.run);
+    } catch (const std::exception& e) {
+      // A harness bug on one target must not cost the others their results.
+      r.id = target.id;
+      r.chapter = target.chapter;
+      r.example = target.example;
+      r.status = status::failed_error;
+      r.error = std::string("internal error in the supervisor: ") + e.what();
+      std::fprintf(stderr, "\n%s: %s\n", target.id.c_str(), r.error.c_str());
+    }
     json samples = {{"target", r.id}, {"mode", r.mode}, {"seeds", r.seeds}, {"variants", json::array()}};
     for (const VariantResult* v : [&] {
            std::vector<const VariantResult*> all{&r.baseline};
@@ -111,7 +121,7 @@ SuiteOutcome run_suite(const std::vector<Target>& targets, const fs::path& run_d
          }())
       samples["variants"].push_back({{"name", v->name}, {"gpu_ms", v->samples_ms}, {"wall_ms", v->wall_ms},
                                      {"discarded", v->discarded}});
-    write_file_atomic(run_dir / "samples" / (slug(r.id) + ".json"), samples.dump());
+    write_json_atomic(run_dir / "samples" / (slug(r.id) + ".json"), samples, -1);
     out.results.push_back(std::move(r));
     write_results();  // after every target: a killed run keeps everything finished so far
   }
@@ -119,15 +129,15 @@ SuiteOutcome run_suite(const std::vector<Target>& targets, const fs::path& run_d
 
   manifest["end_time"] = now_stamp("%Y-%m-%dT%H:%M:%S%z");
   manifest["duration_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  write_file_atomic(run_dir / "manifest.json", manifest.dump(2));
+  write_json_atomic(run_dir / "manifest.json", manifest);
   if (wants(o, "md")) write_file_atomic(run_dir / "reports" / "benchmark_test_results.md", markdown_report(out.results, manifest));
   if (wants(o, "csv")) write_file_atomic(run_dir / "reports" / "benchmark_test_results.csv", csv_report(out.results));
   std::vector<std::string> statuses;
   for (auto& r : out.results) statuses.push_back(r.status);
   out.exit_code = exit_code_for(statuses);
-  write_file_atomic(run_dir / "progress" / "run_progress.json",
+  write_json_atomic(run_dir / "progress" / "run_progress.json",
                     json{{"state", "finished"}, {"completed", out.results.size()}, {"total", targets.size()},
-                         {"exit_code", out.exit_code}}.dump());
+                         {"exit_code", out.exit_code}}, -1);
   return out;
 }
 

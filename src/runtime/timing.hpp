@@ -1,5 +1,5 @@
 // The timing engine: one sample at a time, in three modes (DESIGN §6).
-//  cold  : L2 flushed (2x L2 written on the harness stream, persisting lines reset) outside the window;
+//  cold  : L2 flushed (2x L2 written then read back on the harness stream, persisting lines reset) outside the window;
 //          a blocking kernel holds the stream while the host enqueues event-run()-event, so host
 //          enqueue latency never lands between the events (NVBench's method).
 //  hot   : `batch` back-to-back run() calls between one event pair, no flush; sample = total / batch.

@@ -48,13 +48,19 @@ class FixtureStatuses : public ::testing::Test {
     std::string out = run(std::string("'") + aisp_exe() + "' bench run --targets fixtures --iterations 10 --warmup 1 "
                           "--timeout-multiplier 0.15 --json --artifacts-dir " + dir + " 2>" + dir + ".stderr", &code);
     exit_code = code;
+    raw_output = out;
+    std::ifstream err(dir + ".stderr");
+    stderr_text.assign(std::istreambuf_iterator<char>(err), {});
     doc = json::parse(out, nullptr, false);
+    if (doc.is_discarded()) return;
     for (auto& ch : doc.value("results", json::array()))
       for (auto& b : ch["benchmarks"]) targets[b["example"].get<std::string>()] = b;
   }
   void SetUp() override {
     if (!have_gpu) GTEST_SKIP() << "no GPU: `aisp info gpu` found no CUDA device";
-    ASSERT_FALSE(doc.is_discarded()) << "bench run printed no JSON";
+    ASSERT_FALSE(doc.is_discarded()) << "bench run (exit " << exit_code << ") printed no JSON. stdout:\n"
+                                     << raw_output.substr(0, 2000) << "\nstderr (end):\n"
+                                     << stderr_text.substr(stderr_text.size() > 3000 ? stderr_text.size() - 3000 : 0);
   }
   static const json& variant(const std::string& example, const std::string& name) {
     static json none;
@@ -78,6 +84,7 @@ class FixtureStatuses : public ::testing::Test {
   static inline bool have_gpu = false;
   static inline int exit_code = -1;
   static inline json doc;
+  static inline std::string raw_output, stderr_text;
   static inline std::map<std::string, json> targets;
 };
 
