@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <csignal>
 #include <iostream>
 
 #include "cli/bench_commands.hpp"
@@ -12,6 +13,9 @@
 #endif
 
 int main(int argc, char** argv) {
+  // Workers die (that is what the crash fixtures test); writing to a dead worker's pipe must be an error
+  // return, not a SIGPIPE that kills the supervisor with every finished result.
+  std::signal(SIGPIPE, SIG_IGN);
   CLI::App app{"aisp: AI systems performance engineering toolkit (baseline/optimized CUDA pairs with verdicts you can defend)"};
   app.set_version_flag("--version", std::string("aisp ") + AISP_VERSION);
   app.require_subcommand(1);

@@ -91,7 +91,7 @@ std::string WorkerProcess::reap(double wait_s) {
   }
   alive_ = false;
   if (WIFSIGNALED(st))
-    return fmt::format("killed by signal {} ({})", sigabbrev_np(WTERMSIG(st)) ? sigabbrev_np(WTERMSIG(st)) : "?",
+    return fmt::format("killed by signal SIG{} ({})", sigabbrev_np(WTERMSIG(st)) ? sigabbrev_np(WTERMSIG(st)) : "?",
                        strsignal(WTERMSIG(st)));
   if (WIFEXITED(st)) return fmt::format("exited with code {}", WEXITSTATUS(st));
   return "ended";
