@@ -222,9 +222,10 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
     skip_rest("baseline failed");
     return finish("baseline: " + base.result->error);
   }
-  if (unwritten[0] > 0)
-    return skip_rest("baseline invalid"),
-           finish(fmt::format("baseline left {} output elements unwritten (poison survived)", unwritten[0]));
+  if (unwritten[0] > 0) {
+    skip_rest("baseline invalid");
+    return finish(fmt::format("baseline left {} output elements unwritten (poison survived)", unwritten[0]));
+  }
   std::error_code ec;
   fs::remove_all(work, ec);  // full output dumps are only needed for the comparison itself
 
@@ -335,6 +336,7 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
   out.minimum_required_speedup = target_min;
   for (size_t i = 1; i < live.size(); ++i) {
     VariantResult& v = *live[i].result;
+    if (v.status == status::invalid) v.verdict = verdict_name(Verdict::invalid);
     if (v.status != status::succeeded && v.status != status::invalid) continue;
     if (v.samples_ms.empty()) {
       if (v.status == status::succeeded) fail(live[i], "timing", "no samples kept (all discarded as throttled)");
