@@ -117,6 +117,9 @@ TEST_F(FixtureStatuses, WorkloadMismatchIsRejected) {
 TEST_F(FixtureStatuses, MissingArchitectureIsSkippedWithReason) {
   expect("needs_sm100", "needs_sm100", "skipped", "requirements", "needs sm_100");
 }
+TEST_F(FixtureStatuses, PluginWithoutFactoryIsAClearError) {
+  expect("no_factory", "no_factory", "failed_error", "symbol", "aisp_plugin_api_version");
+}
 TEST_F(FixtureStatuses, WrongArchPluginIsAClearError) { expect("wrong_arch", "wrong_arch", "failed_error", "arch"); }
 TEST_F(FixtureStatuses, PrintingDoesNotDisturbTheProtocol) {
   const json& v = variant("prints", "prints");
