@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include "core/file_names.hpp"
 #include "core/json_io.hpp"
 #include "core/verdict.hpp"
 #include "report/text_reports.hpp"
@@ -23,12 +24,6 @@ std::string now_stamp(const char* format) {
   char buf[64];
   std::strftime(buf, sizeof buf, format, &tm);
   return buf;
-}
-
-std::string slug(const std::string& s) {
-  std::string o;
-  for (char c : s) o += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.') ? c : '_';
-  return o;
 }
 
 bool wants(const SuiteOptions& o, const std::string& f) {
@@ -63,7 +58,7 @@ class ProgressPrinter {
 }  // namespace
 
 fs::path prepare_run_dir(const fs::path& artifacts_dir, const std::string& label) {
-  std::string base = fmt::format("{}__bench__{}", now_stamp("%Y%m%d_%H%M%S"), slug(label));
+  std::string base = fmt::format("{}__bench__{}", now_stamp("%Y%m%d_%H%M%S"), file_slug(label));
   fs::path runs = artifacts_dir / "runs";
   std::error_code ec;
   fs::create_directories(runs, ec);
@@ -121,7 +116,7 @@ SuiteOutcome run_suite(const std::vector<Target>& targets, const fs::path& run_d
          }())
       samples["variants"].push_back({{"name", v->name}, {"gpu_ms", v->samples_ms}, {"wall_ms", v->wall_ms},
                                      {"discarded", v->discarded}});
-    write_json_atomic(run_dir / "samples" / (slug(r.id) + ".json"), samples, -1);
+    write_json_atomic(run_dir / "samples" / (file_slug(r.id) + ".json"), samples, -1);
     out.results.push_back(std::move(r));
     write_results();  // after every target: a killed run keeps everything finished so far
   }

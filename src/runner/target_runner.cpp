@@ -7,11 +7,13 @@
 #include <memory>
 #include <random>
 
+#include "core/file_names.hpp"
 #include "core/schema.hpp"
 #include "core/stats.hpp"
 #include "core/verdict.hpp"
 #include "runner/verify_outputs.hpp"
 #include "runner/worker_process.hpp"
+#include "runtime/nvml.hpp"  // clocks-event reason bits only (header constants, no CUDA)
 
 namespace aisp {
 namespace {
@@ -25,7 +27,6 @@ constexpr int kCheckRounds = 2;  // fresh-input rounds after setup; each uses a 
 // Clocks pulled below this fraction of the max SM clock (or any power/thermal slowdown reason) make a
 // sample unrepresentative: discarded and counted (NVBench's 75% rule plus NVML's reasons).
 constexpr double kThrottleClockFraction = 0.75;
-constexpr uint64_t kSlowdownMask = 0x4 | 0x8 | 0x20 | 0x40 | 0x80;
 
 struct Live {
   VariantResult* result;
@@ -36,12 +37,6 @@ struct Live {
   double estimate_ms = 0, sampling_wall_s = 0;
   bool done = false;
 };
-
-std::string slug(const std::string& s) {
-  std::string o;
-  for (char c : s) o += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-') ? c : '_';
-  return o;
-}
 
 void fail(Live& l, const Reply& r, const std::string& phase) {
   l.failed = true;
@@ -88,7 +83,7 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
   for (auto& o : out.optimizations) live.push_back({&o});
   progress("*", "load");
   for (auto& l : live) {
-    l.result->log = (opt.run_dir / "logs" / fmt::format("{}__{}__{}.log", slug(target.chapter), target.example,
+    l.result->log = (opt.run_dir / "logs" / fmt::format("{}__{}__{}.log", file_slug(target.chapter), target.example,
                                                         l.result->name)).string();
     l.result->status = status::succeeded;
     try {
@@ -182,7 +177,7 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
   }
 
   // 4. Verification: poisoned outputs, inputs refilled with fresh seeds after setup, full comparison.
-  fs::path work = opt.run_dir / "work" / slug(target.id);
+  fs::path work = opt.run_dir / "work" / file_slug(target.id);
   std::vector<Verification> verif(live.size());
   std::vector<std::vector<std::string>> mutated(live.size());
   std::vector<int64_t> unwritten(live.size(), 0);
@@ -302,7 +297,7 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
       for (auto& s : r.body.at("samples")) {
         double gpu = s.at("gpu_ms"), mhz = s.value("sm_mhz", 0.0);
         uint64_t reasons = s.value("throttle", uint64_t{0});
-        if ((reasons & kSlowdownMask) || (mhz > 0 && max_clock > 0 && mhz < kThrottleClockFraction * max_clock)) {
+        if ((reasons & throttle::slowdown_mask) || (mhz > 0 && max_clock > 0 && mhz < kThrottleClockFraction * max_clock)) {
           l->result->discarded++;
           continue;
         }
