@@ -21,9 +21,11 @@ struct BenchArgs {
   std::vector<std::string> targets;
   std::string chapter, bench_root, mode = "cold", artifacts_dir = "artifacts", format = "all", label;
   std::string data_file;
+  std::string validity_profile = "portable";
   int iterations = 0, warmup = 5;
   double timeout_multiplier = 1.0, time_limit = 15.0, max_noise = 0.5, min_time = 0.5;
   bool reproducible = false, as_json = false;
+  std::string validity = "on";
   std::string variant_a, variant_b;
 };
 
@@ -117,16 +119,32 @@ int run_command(const BenchArgs& a) {
     std::string why = info.is_discarded() ? "could not query the GPU" : info.value("error", "no CUDA device");
     throw CLI::Error("NoGPU", "aisp bench run needs an NVIDIA GPU: " + why, 2);
   }
+  // The environment gate, before any benchmark starts (so a refused strict run costs nothing).
+  EnvironmentReport env = environment_gate(info, parse_validity_profile(a.validity_profile));
+  std::cerr << env.summary_line() << "\n";
+  if (env.refuses()) {
+    std::error_code ec;
+    fs::remove_all(run_dir, ec);
+    std::string msg = "strict validity profile: the environment gate failed, not starting:";
+    for (auto* c : env.with_status(CheckStatus::fail)) msg += fmt::format("\n  {}: {}", c->name, c->detail);
+    msg += "\n(see `aisp info env`; --validity-profile portable runs anyway and records these as warnings)";
+    throw CLI::Error("EnvironmentRefused", msg, 3);
+  }
+  // The gate's checks extend the info's environment facts, and its warning lines replace the info's
+  // warnings: the gate evaluates the same facts (virtualization, other GPU processes) and more.
+  json environment = info["environment"];
+  environment.update(env.to_json());
   o.manifest = {{"kind", "bench"},
                 {"command", "aisp bench run"},
                 {"hardware", info["hardware"]},
                 {"gpus", info["gpus"]},
                 {"software", info["software"]},
-                {"environment", info["environment"]},
-                {"warnings", info["warnings"]},
+                {"environment", environment},
+                {"warnings", env.warning_lines()},
                 {"git", git_info()},
                 {"build", {{"cuda_architectures", AISP_BUILD_CUDA_ARCHS}, {"build_type", AISP_BUILD_TYPE}}},
                 {"reproducible", a.reproducible},
+                {"validity", a.validity},
                 {"seeds", a.reproducible ? json{{"policy", "fixed"}, {"base", 42}} : json{{"policy", "random per target, drawn after plugin load"}}},
                 {"iterations_override", a.iterations},
                 {"warmup", a.warmup},
@@ -138,6 +156,7 @@ int run_command(const BenchArgs& a) {
   o.run.warmup = a.warmup;
   o.run.timeout_multiplier = a.timeout_multiplier;
   o.run.reproducible = a.reproducible;
+  o.run.validity = a.validity == "on";
   o.run.seed = 42;
   o.run.policy.time_limit_s = a.time_limit;
   o.run.policy.max_noise = a.max_noise / 100.0;
@@ -252,7 +271,17 @@ void add_bench_commands(CLI::App& root) {
       ->check(CLI::IsMember({"json", "md", "csv", "all"}))->capture_default_str();
   run->add_option("--bench-root", a.bench_root, "Compile (cached) and run .cu pairs under this directory");
   run->add_option("--label", a.label, "Run directory label");
+  run->add_option("--validity-profile", a.validity_profile,
+                  "portable: environment failures are recorded as warnings; strict: a failed environment check "
+                  "(e.g. another process on the GPU) refuses to start, exit 3")
+      ->check(CLI::IsMember({"strict", "portable"}))
+      ->capture_default_str();
   run->add_flag("--reproducible", a.reproducible, "Fixed seeds (recorded in the manifest)");
+  run->add_option("--validity", a.validity,
+                  "on: CUPTI audits, fresh inputs per sample, drain/fingerprint/replay checks (default). off: only to "
+                  "measure their overhead; results are marked unvalidated")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
   run->add_flag("--json", a.as_json, "Print the results JSON instead of the Markdown table");
   run->callback([] {
     int code = run_command(a);

@@ -83,6 +83,9 @@ json collect_system_info() {
     g["temperature_c"] = now.temperature_c;
     g["power_w"] = now.power_w;
     g["clocks_event_reasons"] = throttle::describe(now.throttle_reasons);
+    // For the environment gate's NUMA check (/sys/bus/pci/devices/<id>/numa_node).
+    char bus_id[32] = {};
+    if (cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, i) == cudaSuccess) g["pci_bus_id"] = bus_id;
     if (st.foreign_compute_processes > 0)
       info["warnings"].push_back(fmt::format("GPU {} has {} other compute process(es) running", i, st.foreign_compute_processes));
     info["gpus"].push_back(g);
@@ -100,6 +103,29 @@ json collect_system_info() {
                       {"gpu_count", n}};
   return info;
 }
+
+EnvironmentReport environment_gate(const json& system_info, ValidityProfile profile) {
+  return evaluate_environment(real_host(), system_info, {AISP_BUILD_CUDA_ARCHS, AISP_BUILD_TYPE}, profile);
+}
+
+namespace {
+
+// A check's value on one table line: strings as they are, anything else as compact JSON.
+std::string value_text(const json& v) {
+  std::string s = v.is_null() ? "-" : v.is_string() ? v.get<std::string>() : v.dump();
+  return s.size() > 72 ? s.substr(0, 69) + "..." : s;
+}
+
+void print_environment_table(const EnvironmentReport& r) {
+  std::cout << fmt::format("{:<8} {:<26} {}\n", "STATUS", "CHECK", "VALUE");
+  for (auto& c : r.checks) {
+    std::cout << fmt::format("{:<8} {:<26} {}\n", to_string(c.status), c.name, value_text(c.value));
+    if (!c.detail.empty()) std::cout << fmt::format("{:<35} {}\n", "", c.detail);
+  }
+  std::cout << r.summary_line() << "\n";
+}
+
+}  // namespace
 
 void add_info_commands(CLI::App& root) {
   auto* info = root.add_subcommand("info", "Facts about this machine: GPUs, driver, libraries");
@@ -131,6 +157,23 @@ void add_info_commands(CLI::App& root) {
       for (auto& w : j["warnings"]) std::cout << "warning: " << w.get<std::string>() << "\n";
     }
     if (j["gpus"].empty()) throw CLI::RuntimeError(2);
+  });
+
+  auto* env = info->add_subcommand(
+      "env", "The environment gate bench run applies: GPU processes/clocks/ECC/persistence, CPU governor, swap, "
+             "cgroups, NUMA, virtualization, git, versions");
+  static bool env_json = false;
+  static std::string env_profile = "portable";
+  env->add_flag("--json", env_json, "Print JSON (the manifest's \"environment\" checks)");
+  env->add_option("--validity-profile", env_profile, "strict: exit 3 when a check fails (what bench run would do)")
+      ->check(CLI::IsMember({"strict", "portable"}))
+      ->capture_default_str();
+  env->callback([] {
+    // Works without a GPU: the GPU checks then say unknown and the host checks still run.
+    EnvironmentReport r = environment_gate(collect_system_info(), parse_validity_profile(env_profile));
+    if (env_json) std::cout << r.to_json().dump(2) << "\n";
+    else print_environment_table(r);
+    if (r.refuses()) throw CLI::RuntimeError(3);
   });
 }
 

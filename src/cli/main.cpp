@@ -26,9 +26,11 @@ int main(int argc, char** argv) {
 #endif
   static std::string plugin;
   auto* worker = app.add_subcommand("worker", "Internal: serve one benchmark plugin to the supervisor over fds 3/4");
+  static std::string validity = "on";
   worker->add_option("--plugin", plugin, "Plugin .so")->required();
+  worker->add_option("--validity", validity, "on|off")->check(CLI::IsMember({"on", "off"}));
   worker->group("");  // hidden from --help: not for humans
-  worker->callback([] { std::exit(aisp::worker_main({plugin})); });
+  worker->callback([] { std::exit(aisp::worker_main({plugin, validity == "on"})); });
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

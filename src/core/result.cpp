@@ -79,6 +79,9 @@ json to_json(const VariantResult& v) {
             {"verdict", v.verdict},
             {"minimum_required_speedup", v.min_speedup},
             {"checks", checks},
+            {"validity", {{"enabled", v.validity_enabled}, {"audited_blocks", v.audited_blocks},
+                          {"audit_samples_ms", v.audit_samples_ms}, {"audit_overhead_pct", v.audit_overhead_pct},
+                          {"timed_outputs_verified", v.timed_verified}}},
             {"log", v.log}};
   j["verification"] = v.verification ? to_json(*v.verification) : json(nullptr);
   return j;
@@ -99,6 +102,14 @@ VariantResult variant_from_json(const json& j) {
   v.warmup_runs = j.value("warmup_iterations", int64_t{0});
   v.stop_reason = j.value("stop_reason", "");
   v.timing_note = j.value("timing_note", "");
+  if (j.contains("validity") && j["validity"].is_object()) {
+    const json& val = j["validity"];
+    v.validity_enabled = val.value("enabled", true);
+    v.audited_blocks = val.value("audited_blocks", int64_t{0});
+    v.audit_samples_ms = val.value("audit_samples_ms", std::vector<double>{});
+    v.audit_overhead_pct = val.value("audit_overhead_pct", 0.0);
+    v.timed_verified = val.value("timed_outputs_verified", int64_t{0});
+  }
   if (j.contains("memory")) {
     v.memory.peak_mb = j["memory"].value("peak_mb", 0.0);
     v.memory.allocated_mb = j["memory"].value("allocated_mb", 0.0);

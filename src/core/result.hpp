@@ -53,6 +53,11 @@ struct VariantResult {
   double memory_savings_pct = 0;
   std::string verdict;
   std::vector<CheckResult> checks;
+  // Validity machinery: audited blocks are timed like the others but kept out of the statistics.
+  bool validity_enabled = true;
+  int64_t audited_blocks = 0, timed_verified = 0;
+  std::vector<double> audit_samples_ms;
+  double audit_overhead_pct = 0;  // median of audited samples vs kept samples
   double min_speedup = 0;
   std::string log;  // path of the worker's stdout/stderr log
 };

@@ -5,9 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <map>
 #include <random>
 
 #include "core/file_names.hpp"
+#include "core/plausibility.hpp"
+#include "core/validity.hpp"
 #include "core/schema.hpp"
 #include "core/stats.hpp"
 #include "core/verdict.hpp"
@@ -24,6 +27,12 @@ namespace fs = std::filesystem;
 constexpr double kLoadTimeout = 60, kSetupTimeout = 300, kCheckTimeout = 60, kWarmupTimeout = 120;
 constexpr int kCheckRounds = 2;  // fresh-input rounds after setup; each uses a new seed
 
+// Audited blocks (CUPTI trace, output fingerprints, one timed output verified): the first block, a random
+// fifth of the rest up to kMaxAuditedBlocks, and one more after the stopping rule is met, so a benchmark
+// that changes behaviour after N calls is caught wherever N lies. Their samples stay out of the statistics.
+constexpr double kAuditProbability = 0.2;
+constexpr int kMaxAuditedBlocks = 6, kMaxAuditedSamples = 32;
+
 // Clocks pulled below this fraction of the max SM clock (or any power/thermal slowdown reason) make a
 // sample unrepresentative: discarded and counted (NVBench's 75% rule plus NVML's reasons).
 constexpr double kThrottleClockFraction = 0.75;
@@ -36,6 +45,14 @@ struct Live {
   StdRelCriterion criterion;
   double estimate_ms = 0, sampling_wall_s = 0;
   bool done = false;
+  // Validity evidence: findings per check id, what was done per id, and the raw numbers K6/K7 judge.
+  FindingLog findings;
+  std::map<std::string, std::string> evidence;
+  std::vector<double> all_gpu_ms, all_wall_ms, drain_us;
+  std::vector<BlockClocks> blocks;
+  int blocks_done = 0;
+  bool final_audit_pending = false, final_audit_done = false;
+  std::string audit_unavailable;
 };
 
 void fail(Live& l, const Reply& r, const std::string& phase) {
@@ -43,6 +60,11 @@ void fail(Live& l, const Reply& r, const std::string& phase) {
   l.result->status = status::failed_error;
   l.result->error_kind = r.kind;
   l.result->error = fmt::format("{}: {}", phase, r.reason);
+  // A check the worker could only decide by ending the request (work that never finishes).
+  if (r.kind == "validity") {
+    l.result->status = status::invalid;
+    l.findings.add(r.body.value("check", "K?"), r.reason);
+  }
 }
 
 void fail(Live& l, const std::string& kind, const std::string& message, const char* st = status::failed_error) {
@@ -54,6 +76,52 @@ void fail(Live& l, const std::string& kind, const std::string& message, const ch
 
 Memory memory_from(const json& j) {
   return {j.value("peak_mb", 0.0), j.value("allocated_mb", 0.0), j.value("reserved_mb", 0.0)};
+}
+
+// K3 (timed), K6, K7, K8/K9/K11/K13/K16 (audits), K17 after timing: evidence for the checks that ran,
+// then the checks[] list; any finding makes a timed variant INVALID.
+void judge_timing_validity(Live& l, const RunOptions& opt, const Workload& workload, const DeviceInfo& dev) {
+  VariantResult& v = *l.result;
+  v.validity_enabled = opt.validity;
+  if (!l.failed && !v.samples_ms.empty()) {
+    if (auto why = implausibility(workload, v.timing.median, dev)) l.findings.add("K17", *why);
+    else if (workload.bytes > 0 || workload.flops > 0)
+      l.evidence["K17"] = fmt::format("achieved throughput below the ceilings from device properties (x{:.2f} margin)",
+                                      kPlausibilityMargin);
+  }
+  if (opt.validity) {
+    check_drain_residual(l.all_gpu_ms, l.drain_us, l.findings);
+    check_clocks(l.all_gpu_ms, l.all_wall_ms, l.blocks, l.findings);
+    std::vector<double> drains;
+    for (double d : l.drain_us)
+      if (d >= 0) drains.push_back(d);
+    if (!drains.empty())
+      l.evidence["K6"] = fmt::format("drain residual after each of {} samples: median {:.1f} us, max {:.1f} us",
+                                     drains.size(), median(drains), *std::max_element(drains.begin(), drains.end()));
+    l.evidence["K7"] = fmt::format("event time within the worker's wall clock for {} samples; {} blocks within the "
+                                   "supervisor's", l.all_gpu_ms.size(), l.blocks.size());
+    if (v.timed_verified > 0)
+      l.evidence["K3"] += fmt::format("; {} timed samples (fresh inputs before every sample) verified against the "
+                                      "baseline", v.timed_verified);
+    if (l.audit_unavailable.empty() && v.audited_blocks > 0) {
+      std::string blocks = fmt::format("{} audited blocks ({} samples)", v.audited_blocks, v.audit_samples_ms.size());
+      l.evidence["K8"] = "CUPTI activity of the verification runs and " + blocks + ": all work inside the timed windows";
+      l.evidence["K9"] = "CUPTI API callbacks in " + blocks + ": no forbidden calls, no CUDA calls from other threads";
+      l.evidence["K11"] = "outputs fingerprinted after each audited window and again after quiescence";
+      l.evidence["K16"] = "threads, current device, limits, cuBLAS math mode compared around verified runs and audited blocks";
+      l.evidence["K13"] = "persisting L2 reset before every sample; carve-out and access-policy window checked after run()";
+    } else if (!l.audit_unavailable.empty()) {
+      v.timing_note += (v.timing_note.empty() ? "" : "; ") + std::string("CUPTI audit not run: ") + l.audit_unavailable;
+    }
+    if (!v.audit_samples_ms.empty() && !v.samples_ms.empty())
+      v.audit_overhead_pct = 100.0 * (median(v.audit_samples_ms) / v.timing.median - 1.0);
+  }
+  v.checks = assemble_checks(l.findings, l.evidence);
+  if (l.findings.any() && (v.status == status::succeeded || v.status == status::failed_no_speedup)) {
+    v.status = status::invalid;
+    v.error_kind = "validity";
+    v.error = "validity checks failed: " + l.findings.summary();
+  }
 }
 
 }  // namespace
@@ -78,6 +146,8 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
 
   // 1. All workers up together (baseline first), each in its own process with one GPU visible.
   fs::create_directories(opt.run_dir / "logs");
+  // Full output dumps, needed only for comparisons; removed when the target finishes.
+  fs::path work = opt.run_dir / "work" / file_slug(target.id);
   std::vector<Live> live;
   live.push_back({&out.baseline});
   for (auto& o : out.optimizations) live.push_back({&o});
@@ -88,7 +158,8 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
     l.result->status = status::succeeded;
     try {
       l.worker = std::make_unique<WorkerProcess>(
-          WorkerSpawn{opt.aisp_exe, (opt.plugin_root / l.result->file).string(), l.result->log, opt.visible_device});
+          WorkerSpawn{opt.aisp_exe, (opt.plugin_root / l.result->file).string(), l.result->log, opt.visible_device,
+                      opt.validity});
     } catch (const std::exception& e) {
       fail(l, "spawn", e.what());
     }
@@ -108,6 +179,10 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
   auto finish = [&](const std::string& target_error) {
     for (auto& l : live)
       if (l.worker) l.worker->shutdown(10);
+    for (auto& l : live)
+      if (l.result->checks.empty()) l.result->checks = assemble_checks(l.findings, l.evidence);
+    std::error_code ec;
+    fs::remove_all(work, ec);
     out.error = target_error;
     std::vector<std::string> statuses;
     for (auto& o : out.optimizations) statuses.push_back(o.status);
@@ -168,16 +243,29 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
     progress(l.result->name, "setup");
     Reply r = l.worker->request({{"op", "setup"}, {"static_seed", static_seed}, {"dynamic_seed", setup_seed}},
                                 kSetupTimeout * opt.timeout_multiplier);
-    if (!r.ok()) fail(l, r, "setup");
-    else l.result->memory = memory_from(r.body.at("memory"));
+    if (!r.ok()) {
+      fail(l, r, "setup");
+      continue;
+    }
+    l.result->memory = memory_from(r.body.at("memory"));
+    if (r.body.value("audit_unavailable", json()).is_string()) l.audit_unavailable = r.body["audit_unavailable"];
   }
   if (base.failed) {
     skip_rest("baseline failed");
     return finish("baseline: " + base.result->error);
   }
 
+  // A loosened tolerance counts only with its written justification (printed in the report).
+  auto tolerance_for = [&](const Live& l) {
+    Tolerance t = tolerance_from_json(l.ready.at("tolerance"));
+    Tolerance bt = tolerance_from_json(base.ready.at("tolerance"));
+    ToleranceChoice choice;
+    if (!t.justification.empty()) choice = {t.rtol, t.atol, t.justification};
+    else if (!bt.justification.empty()) choice = {bt.rtol, bt.atol, bt.justification};
+    return choice;
+  };
+
   // 4. Verification: poisoned outputs, inputs refilled with fresh seeds after setup, full comparison.
-  fs::path work = opt.run_dir / "work" / file_slug(target.id);
   std::vector<Verification> verif(live.size());
   std::vector<std::vector<std::string>> mutated(live.size());
   std::vector<int64_t> unwritten(live.size(), 0);
@@ -188,12 +276,14 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
       if (l.failed) continue;
       progress(l.result->name, "verify");
       Reply r = l.worker->request({{"op", "check"}, {"seed", check_seeds[round]},
-                                   {"dir", (work / l.result->name).string()}, {"tag", fmt::format("round{}", round)}},
+                                   {"dir", (work / l.result->name).string()}, {"tag", fmt::format("round{}", round)},
+                                   {"audit", opt.validity}},
                                   kCheckTimeout * opt.timeout_multiplier);
       if (!r.ok()) {
         fail(l, r, "verification run");
         continue;
       }
+      l.findings.add_json(r.body.value("findings", json::array()));
       for (auto& name : r.body.at("inputs_changed")) mutated[i].push_back(name);
       for (auto& o : r.body.at("outputs")) unwritten[i] += o.value("unwritten", int64_t{0});
       if (i == 0) {
@@ -201,13 +291,7 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
         continue;
       }
       try {
-        Tolerance t = tolerance_from_json(l.ready.at("tolerance"));
-        Tolerance bt = tolerance_from_json(base.ready.at("tolerance"));
-        // A loosened tolerance counts only with its written justification (printed in the report).
-        ToleranceChoice choice;
-        if (!t.justification.empty()) choice = {t.rtol, t.atol, t.justification};
-        else if (!bt.justification.empty()) choice = {bt.rtol, bt.atol, bt.justification};
-        compare_check_outputs(base_reply, r.body, choice, verif[i]);
+        compare_check_outputs(base_reply, r.body, tolerance_for(l), verif[i]);
       } catch (const std::exception& e) {
         fail(l, "verification", e.what(), status::failed_verification);
       }
@@ -221,28 +305,31 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
     skip_rest("baseline invalid");
     return finish(fmt::format("baseline left {} output elements unwritten (poison survived)", unwritten[0]));
   }
-  std::error_code ec;
-  fs::remove_all(work, ec);  // full output dumps are only needed for the comparison itself
-
   for (size_t i = 0; i < live.size(); ++i) {
     Live& l = live[i];
-    auto& checks = l.result->checks;
-    checks.push_back({"K14", "isolated worker process, one visible GPU, statistics in the supervisor", true, ""});
+    l.evidence["K14"] = "own worker process and process group, one visible GPU, statistics in the supervisor";
+    l.evidence["K12"] = "every harness CUDA call checked; pending errors collected after every request";
     bool inputs_ok = mutated[i].empty();
     std::string names;
     for (auto& n : mutated[i]) names += (names.empty() ? "" : ", ") + n;
-    checks.push_back({"K4", "inputs unchanged by run()", inputs_ok, inputs_ok ? "" : "run() modified: " + names});
-    if (!inputs_ok && !l.failed) fail(l, "validity", "run() modified its inputs (" + names + ")", status::invalid);
+    l.evidence["K4"] = fmt::format("fingerprints of every input before/after run() in {} rounds", kCheckRounds);
+    if (!inputs_ok) {
+      l.findings.add("K4", "run() modified its inputs: " + names);
+      if (!l.failed) fail(l, "validity", "run() modified its inputs (" + names + ")", status::invalid);
+    }
     if (i == 0) continue;
     Verification& v = verif[i];
-    checks.push_back({"K1", "poisoned outputs fully written", v.unwritten == 0 && unwritten[i] == 0,
-                      unwritten[i] ? fmt::format("{} elements still hold the poison pattern", unwritten[i]) : ""});
     bool match = v.mismatches == 0 && v.compared > 0;
-    checks.push_back({"K2", "outputs match the baseline's (full comparison)", match,
-                      fmt::format("{} elements, {} mismatches, max abs err {:.3g}, max rel err {:.3g} (rtol {:g}, atol {:g})",
-                                  v.compared, v.mismatches, v.max_abs_error, v.max_rel_error, v.rtol, v.atol)});
-    checks.push_back({"K3", "outputs follow inputs refilled after setup", match,
-                      fmt::format("{} rounds, each with a fresh seed drawn after setup", kCheckRounds)});
+    l.evidence["K1"] = fmt::format("outputs poisoned before {} verified runs; no poison survived", kCheckRounds);
+    if (unwritten[i]) l.findings.add("K1", fmt::format("{} elements still hold the poison pattern", unwritten[i]));
+    std::string comparison = fmt::format("{} elements, {} mismatches, max abs err {:.3g}, max rel err {:.3g} (rtol {:g}, atol {:g})",
+                                         v.compared, v.mismatches, v.max_abs_error, v.max_rel_error, v.rtol, v.atol);
+    l.evidence["K2"] = comparison;
+    l.evidence["K3"] = fmt::format("{} rounds, each with a fresh seed drawn after setup", kCheckRounds);
+    if (!match) {
+      l.findings.add("K2", comparison);
+      l.findings.add("K3", "outputs did not follow inputs refilled with a seed drawn after setup");
+    }
     l.result->verification = v;
     if (!l.failed && (!match || unwritten[i] > 0)) {
       v.passed = false;
@@ -252,6 +339,53 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
                         : fmt::format("{} of {} output elements differ from the baseline (first at {} in '{}')",
                                       v.mismatches, v.compared, v.first_mismatch, v.output),
            status::failed_verification);
+    }
+  }
+
+  // A reference answer for `seed` from the baseline (poisoned outputs, fresh inputs), and a comparison of
+  // another set of dumped outputs against it. Returns "" when they agree, else why not.
+  auto compare_with_baseline = [&](const Live& l, uint64_t seed, const json& outputs, const std::string& tag) -> std::string {
+    Reply ref = base.worker->request({{"op", "check"}, {"seed", seed}, {"dir", (work / "baseline_ref").string()},
+                                      {"tag", tag}, {"audit", false}},
+                                     kCheckTimeout * opt.timeout_multiplier);
+    if (!ref.ok()) return "the baseline's reference run failed: " + ref.reason;
+    Verification v;
+    compare_check_outputs(ref.body, json{{"outputs", outputs}}, tolerance_for(l), v);
+    if (v.unwritten > 0) return fmt::format("{} output elements were never written", v.unwritten);
+    if (v.mismatches > 0)
+      return fmt::format("{} of {} output elements differ from the baseline's for the same inputs (max rel err {:.3g})",
+                         v.mismatches, v.compared, v.max_rel_error);
+    return "";
+  };
+
+  // 4b. Capture-replay (K10): one run() captured into a graph, replayed on fresh inputs, verified. Work
+  // the capture did not record (another stream, another thread, a host-side cache) is missing from it.
+  if (opt.validity && !base.failed) {
+    uint64_t replay_seed = rng();
+    for (auto& l : live) {
+      if (l.failed) continue;
+      progress(l.result->name, "replay");
+      Reply r = l.worker->request({{"op", "replay"}, {"seed", replay_seed}, {"dir", (work / l.result->name).string()},
+                                   {"tag", "replay"}},
+                                  kCheckTimeout * opt.timeout_multiplier);
+      if (!r.ok()) {
+        fail(l, r, "capture-replay");
+        continue;
+      }
+      if (!r.body.value("captured", false)) {
+        l.evidence["K10"] = "not applicable: run() cannot be captured into a CUDA graph (" + r.body.value("reason", "") +
+                            "); K8's audit covers it";
+        continue;
+      }
+      l.findings.add_json(r.body.value("findings", json::array()));
+      try {
+        std::string why = compare_with_baseline(l, replay_seed, r.body.at("outputs"), "replay_ref");
+        if (why.empty()) l.evidence["K10"] = "one run() captured into a graph and replayed on fresh inputs: outputs verified";
+        else l.findings.add("K10", "the captured run() replayed on fresh inputs is wrong: " + why +
+                                   " (work outside the harness stream's graph, or a cached result)");
+      } catch (const std::exception& e) {
+        l.findings.add("K10", std::string("replay outputs could not be compared: ") + e.what());
+      }
     }
   }
 
@@ -276,6 +410,7 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
     return finish("baseline: " + base.result->error);
   }
   double max_clock = dev.sm_clock_max_mhz;
+  std::uniform_real_distribution<double> coin(0.0, 1.0);
   for (;;) {
     bool any = false;
     for (Live* l : timed) {
@@ -284,18 +419,39 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
       int64_t n = static_cast<int64_t>(l->result->samples_ms.size());
       int block = static_cast<int>(std::clamp(opt.block_target_ms / l->estimate_ms, 1.0, 256.0));
       int batch = opt.mode == "hot" ? static_cast<int>(std::clamp(std::ceil(1.0 / l->estimate_ms), 1.0, 4096.0)) : 1;
-      if (opt.iterations > 0) block = static_cast<int>(std::min<int64_t>(block, opt.iterations - n));
+      bool audit = opt.validity && (l->blocks_done == 0 || l->final_audit_pending ||
+                                    (l->result->audited_blocks < kMaxAuditedBlocks && coin(rng) < kAuditProbability));
+      if (audit) block = std::min(block, kMaxAuditedSamples);
+      else if (opt.iterations > 0) block = static_cast<int>(std::min<int64_t>(block, opt.iterations - n));
+      int verify_sample = audit ? static_cast<int>(rng() % static_cast<uint64_t>(block)) : -1;
+      uint64_t input_seed = rng();
       double expected_s = block * batch * (l->estimate_ms + 1.0) / 1000.0;
-      Reply r = l->worker->request({{"op", "time"}, {"mode", opt.mode}, {"samples", block}, {"batch", batch}},
-                                   (30 + 20 * expected_s) * opt.timeout_multiplier);
+      Reply r = l->worker->request({{"op", "time"}, {"mode", opt.mode}, {"samples", block}, {"batch", batch},
+                                    {"input_seed", input_seed}, {"audit", audit}, {"verify_sample", verify_sample},
+                                    {"dir", (work / l->result->name).string()},
+                                    {"tag", fmt::format("timed{}", l->blocks_done)}},
+                                   (30 + 20 * expected_s + (audit ? 30 : 0)) * opt.timeout_multiplier);
       if (!r.ok()) {
         fail(*l, r, "timing");
         continue;
       }
+      ++l->blocks_done;
       l->sampling_wall_s += r.wall_s;
+      l->findings.add_json(r.body.value("findings", json::array()));
       if (!r.body.value("blocking", true)) l->result->timing_note = r.body.value("blocking_note", "");
+      bool audited = r.body.value("audited", false);
+      BlockClocks clocks{0, r.wall_s * 1000.0};
       for (auto& s : r.body.at("samples")) {
         double gpu = s.at("gpu_ms"), mhz = s.value("sm_mhz", 0.0);
+        int sample_batch = s.value("batch", 1);
+        clocks.claimed_ms += gpu * sample_batch;
+        l->all_gpu_ms.push_back(gpu);
+        l->all_wall_ms.push_back(s.value("wall_ms", 0.0));
+        l->drain_us.push_back(s.value("drain_us", -1.0));
+        if (audited) {
+          l->result->audit_samples_ms.push_back(gpu);
+          continue;
+        }
         uint64_t reasons = s.value("throttle", uint64_t{0});
         if ((reasons & throttle::slowdown_mask) || (mhz > 0 && max_clock > 0 && mhz < kThrottleClockFraction * max_clock)) {
           l->result->discarded++;
@@ -305,10 +461,27 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
         l->result->wall_ms.push_back(s.value("wall_ms", 0.0));
         l->criterion.add(gpu / 1000.0);
       }
+      l->blocks.push_back(clocks);
+      if (audited) ++l->result->audited_blocks;
+      // K3 in timing: the one poisoned sample of an audited block, on its fresh inputs, against the baseline.
+      if (const json& v = r.body.value("verified", json()); v.is_object()) {
+        try {
+          std::string why = compare_with_baseline(*l, v.at("seed").get<uint64_t>(), v.at("outputs"), "timed_ref");
+          if (why.empty()) ++l->result->timed_verified;
+          else l->findings.add("K3", fmt::format("timed sample {} of block {} (fresh inputs): {}", v.value("sample", 0),
+                                                 l->blocks_done - 1, why));
+        } catch (const std::exception& e) {
+          l->findings.add("K3", std::string("timed outputs could not be compared: ") + e.what());
+        }
+      }
       n = static_cast<int64_t>(l->result->samples_ms.size());
       if (n > 0) l->estimate_ms = median(l->result->samples_ms);
-      l->done = opt.iterations > 0 ? n >= opt.iterations || l->sampling_wall_s > opt.policy.time_limit_s * 4
-                                   : l->criterion.done(l->sampling_wall_s);
+      bool met = opt.iterations > 0 ? n >= opt.iterations || l->sampling_wall_s > opt.policy.time_limit_s * 4
+                                    : l->criterion.done(l->sampling_wall_s);
+      if (l->final_audit_pending && audited) l->final_audit_done = true;
+      // One last audited block after the stopping rule: late behaviour is audited too.
+      l->final_audit_pending = met && opt.validity && !l->final_audit_done && l->audit_unavailable.empty();
+      l->done = met && !l->final_audit_pending;
       progress(l->result->name, "timing", n, l->criterion.noise(), l->estimate_ms);
     }
     if (!any) break;
@@ -321,9 +494,15 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
     Reply r = l->worker->request({{"op", "memory"}}, 30);
     if (r.ok()) l->result->memory = memory_from(r.body.at("memory"));
   }
+  for (Live* l : timed) judge_timing_validity(*l, opt, base_workload, dev);
   if (base.failed || base.result->samples_ms.empty()) {
     skip_rest("baseline failed");
     return finish("baseline: " + (base.result->error.empty() ? std::string("no samples kept") : base.result->error));
+  }
+  // A baseline that fails a check has no trustworthy times: nothing is compared against it.
+  if (base.result->status == status::invalid) {
+    for (size_t i = 1; i < live.size(); ++i) live[i].result->verdict = verdict_name(Verdict::invalid);
+    return finish("baseline invalid: " + base.findings.summary());
   }
 
   // 6. Statistics and verdicts, all from raw samples.

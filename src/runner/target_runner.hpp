@@ -29,6 +29,9 @@ struct RunOptions {
   bool reproducible = false;
   uint64_t seed = 0;                  // base seed when reproducible
   std::string visible_device = "0";
+  // Validity machinery (CUPTI audits, fresh inputs per sample, drain/fingerprint/replay checks). Off only
+  // to measure its overhead: results are then marked unvalidated.
+  bool validity = true;
   StoppingPolicy policy;
   double block_target_ms = 25;        // GPU time per interleaved block: short enough that drift cancels
   std::function<void(const Progress&)> on_progress;

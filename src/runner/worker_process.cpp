@@ -47,7 +47,8 @@ WorkerProcess::WorkerProcess(const WorkerSpawn& s) {
     int devnull = open("/dev/null", O_RDONLY);
     dup2(devnull, 0);
     setenv("CUDA_VISIBLE_DEVICES", s.visible_device.c_str(), 1);
-    execl(s.aisp_exe.c_str(), s.aisp_exe.c_str(), "worker", "--plugin", s.plugin.c_str(), static_cast<char*>(nullptr));
+    execl(s.aisp_exe.c_str(), s.aisp_exe.c_str(), "worker", "--plugin", s.plugin.c_str(), "--validity",
+          s.validity ? "on" : "off", static_cast<char*>(nullptr));
     dprintf(2, "exec %s failed: %s\n", s.aisp_exe.c_str(), std::strerror(errno));
     _exit(127);
   }

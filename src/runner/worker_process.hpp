@@ -15,6 +15,7 @@ struct WorkerSpawn {
   std::string plugin;
   std::string log_file;
   std::string visible_device = "0";  // CUDA_VISIBLE_DEVICES for the child
+  bool validity = true;              // off: no CUPTI subscription, input refresh or drain checks
 };
 
 struct Reply {

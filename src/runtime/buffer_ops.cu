@@ -162,14 +162,19 @@ int64_t count_poison(const Buffer& buf, cudaStream_t s) {
   return static_cast<int64_t>(h);
 }
 
+void fingerprint_async(const void* data, size_t bytes, unsigned long long* d_slot, cudaStream_t s) {
+  AISP_CUDA_CHECK(cudaMemsetAsync(d_slot, 0, sizeof *d_slot, s));
+  if (bytes == 0) return;
+  fingerprint_kernel<<<grid_for(static_cast<int64_t>(bytes / 8 + 1)), 256, 0, s>>>(static_cast<const uint8_t*>(data),
+                                                                                 bytes, d_slot);
+  AISP_LAUNCH_CHECK();
+}
+
 uint64_t fingerprint(const void* data, size_t bytes, cudaStream_t s) {
   if (bytes == 0) return 0;
   unsigned long long* d_h = nullptr;
   AISP_CUDA_CHECK(cudaMallocAsync(&d_h, sizeof *d_h, s));
-  AISP_CUDA_CHECK(cudaMemsetAsync(d_h, 0, sizeof *d_h, s));
-  fingerprint_kernel<<<grid_for(static_cast<int64_t>(bytes / 8 + 1)), 256, 0, s>>>(static_cast<const uint8_t*>(data),
-                                                                                 bytes, d_h);
-  AISP_LAUNCH_CHECK();
+  fingerprint_async(data, bytes, d_h, s);
   unsigned long long h = 0;
   AISP_CUDA_CHECK(cudaMemcpyAsync(&h, d_h, sizeof h, cudaMemcpyDeviceToHost, s));
   AISP_CUDA_CHECK(cudaFreeAsync(d_h, s));

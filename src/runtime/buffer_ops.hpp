@@ -18,5 +18,7 @@ void poison_buffer(const Buffer& buf, cudaStream_t stream);
 int64_t count_poison(const Buffer& buf, cudaStream_t stream);
 // Order-independent, position-dependent 64-bit fingerprint of the bytes (synchronizes `stream`).
 uint64_t fingerprint(const void* data, size_t bytes, cudaStream_t stream);
+// The same fingerprint accumulated into a device slot, without synchronizing (the caller reads it later).
+void fingerprint_async(const void* data, size_t bytes, unsigned long long* d_slot, cudaStream_t stream);
 
 }  // namespace aisp

@@ -10,14 +10,18 @@
 #include <fstream>
 #include <memory>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "aisp/check.hpp"
 #include "core/protocol.hpp"
 #include "core/schema.hpp"
+#include "core/audit.hpp"
 #include "runtime/buffer_ops.hpp"
+#include "runtime/cupti_audit.hpp"
 #include "runtime/device.hpp"
 #include "runtime/plugin.hpp"
+#include "runtime/process_state.hpp"
 #include "runtime/timing.hpp"
 #include "runtime/worker_context.hpp"
 
@@ -25,6 +29,9 @@ namespace aisp {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+constexpr double kDrainTimeoutS = 10;  // device-wide idle after run()/setup(), else K6
+constexpr size_t kMaxOutputs = 64;
 
 // Errors after which the CUDA context is unusable: report, then exit.
 bool is_sticky(int code) {
@@ -61,9 +68,15 @@ class Worker {
   json handle(const json& req);
   json op_setup(const json& req);
   json op_check(const json& req);
+  json op_replay(const json& req);
   json op_warmup(const json& req);
   json op_time(const json& req);
   json memory_json();
+  json verified_run(const json& req, const std::function<void()>& body, bool audit);
+  json dump_outputs(const std::filesystem::path& dir, const std::string& tag);
+  static json findings_json(const std::vector<AuditFinding>& findings);
+  void add_state_findings(const ProcessState& before, std::vector<AuditFinding>& findings);
+  void fingerprint_outputs_async();
   void run_once() { bench_->run(*ctx_); }
   cudaGraphExec_t graph();
 
@@ -77,11 +90,22 @@ class Worker {
   std::unique_ptr<Timer> timer_;
   MemoryTracker memory_;
   cudaGraphExec_t graph_exec_ = nullptr;
+  unsigned long long* fingerprint_slots_ = nullptr;  // K11: one per output
+  unsigned long long* marker_slot_ = nullptr;        // the audit's window-opening marker writes here
+  std::set<std::string> verified_kernels_;           // kernels seen in audited verification runs
   bool fatal_ = false;
 };
 
 json error_json(const std::string& kind, const std::string& message) {
   return {{"ok", false}, {"kind", kind}, {"error", message}};
+}
+
+// A check that can only be decided by ending the request (work that never finishes): an error whose kind
+// is "validity", carrying the check id, which the supervisor turns into INVALID.
+json validity_error(const std::string& check, const std::string& message) {
+  json j = error_json("validity", message);
+  j["check"] = check;
+  return j;
 }
 
 int Worker::main() {
@@ -96,6 +120,8 @@ int Worker::main() {
     AISP_CUDA_CHECK(cudaSetDevice(0));
     AISP_CUDA_CHECK(cudaFree(nullptr));  // create the context before anything is measured
     device_ = query_device(0);
+    // CUPTI subscribes before any benchmark code exists in the process (a plugin cannot subscribe first).
+    if (options_.validity) CuptiAudit::instance().init(nullptr);
     // No persisting-L2 carve-out unless a benchmark sets one (and K13 will flag it).
     cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
     cudaGetLastError();
@@ -169,6 +195,7 @@ json Worker::handle(const json& req) {
   if (op == "setup") return op_setup(req);
   if (!ctx_) throw std::logic_error("request '" + op + "' before setup");
   if (op == "check") return op_check(req);
+  if (op == "replay") return op_replay(req);
   if (op == "warmup") return op_warmup(req);
   if (op == "time") return op_time(req);
   if (op == "memory") return {{"ok", true}, {"memory", memory_json()}};
@@ -183,14 +210,25 @@ json Worker::op_setup(const json& req) {
   ctx_ = std::make_unique<WorkerContext>(device_, workload_, req.at("static_seed").get<uint64_t>(),
                                          req.at("dynamic_seed").get<uint64_t>());
   timer_ = std::make_unique<Timer>(device_, ctx_->stream());
-  size_t timer_bytes = MemoryTracker::used() - memory_.baseline_used;
-  memory_.baseline_used += timer_bytes;
+  timer_->set_measure_drain(options_.validity);
+  AISP_CUDA_CHECK(cudaMalloc(&fingerprint_slots_, kMaxOutputs * sizeof(unsigned long long)));
+  AISP_CUDA_CHECK(cudaMalloc(&marker_slot_, sizeof(unsigned long long)));
+  size_t harness_bytes = MemoryTracker::used() - memory_.baseline_used;
+  memory_.baseline_used += harness_bytes;
   bench_->setup(*ctx_);
-  AISP_CUDA_CHECK(cudaDeviceSynchronize());
+  // Bounded: a kernel that setup() leaves running forever (a persistent server kernel) is a finding, not a hang.
+  if (!device_idle_within(kDrainTimeoutS)) {
+    fatal_ = true;
+    return validity_error("K6", fmt::format("setup() left GPU work running for more than {:.0f} s (a kernel that "
+                                            "never finishes does work outside every timed window)", kDrainTimeoutS));
+  }
+  AISP_CUDA_CHECK(cudaGetLastError());
   memory_.observe();
   json buffers = json::array();
+  size_t outputs = 0;
   for (auto& r : ctx_->records()) {
     const char* kind = r.kind == BufferRecord::Kind::input ? "input" : r.kind == BufferRecord::Kind::output ? "output" : "scratch";
+    outputs += r.kind == BufferRecord::Kind::output;
     buffers.push_back({{"name", r.buffer.name},
                        {"kind", kind},
                        {"dtype", std::string(dtype_name(r.buffer.dtype))},
@@ -198,14 +236,50 @@ json Worker::op_setup(const json& req) {
                        {"role", r.role == Role::static_ ? "static" : "dynamic"},
                        {"bytes", r.buffer.bytes()}});
   }
-  return {{"ok", true}, {"buffers", buffers}, {"memory", memory_json()}};
+  if (outputs > kMaxOutputs) throw std::invalid_argument(fmt::format("at most {} outputs are supported", kMaxOutputs));
+  json audit = options_.validity && !CuptiAudit::instance().available()
+                   ? json(CuptiAudit::instance().unavailable_reason()) : json(nullptr);
+  return {{"ok", true}, {"buffers", buffers}, {"memory", memory_json()}, {"audit_unavailable", audit}};
 }
 
-json Worker::op_check(const json& req) {
+json Worker::dump_outputs(const std::filesystem::path& dir, const std::string& tag) {
+  std::filesystem::create_directories(dir);
+  json outputs = json::array();
+  for (auto& r : ctx_->records()) {
+    if (r.kind != BufferRecord::Kind::output) continue;
+    std::vector<char> host(r.buffer.bytes());
+    AISP_CUDA_CHECK(cudaMemcpy(host.data(), r.buffer.data, host.size(), cudaMemcpyDeviceToHost));
+    auto file = dir / fmt::format("{}__{}.bin", tag, r.buffer.name);
+    std::ofstream f(file, std::ios::binary);
+    f.write(host.data(), static_cast<std::streamsize>(host.size()));
+    if (!f) throw std::runtime_error("cannot write " + file.string());
+    outputs.push_back({{"name", r.buffer.name},
+                       {"dtype", std::string(dtype_name(r.buffer.dtype))},
+                       {"shape", r.buffer.shape.dims},
+                       {"file", file.string()},
+                       {"unwritten", count_poison(r.buffer, ctx_->stream())}});
+  }
+  return outputs;
+}
+
+json Worker::findings_json(const std::vector<AuditFinding>& findings) {
+  json out = json::array();
+  for (auto& f : findings) out.push_back({{"check", f.check}, {"detail", f.detail}});
+  return out;
+}
+
+void Worker::add_state_findings(const ProcessState& before, std::vector<AuditFinding>& findings) {
+  for (auto& c : state_changes(before, capture_state(ctx_->stream(), ctx_->cublas_if_created())))
+    findings.push_back({c.check, c.detail});
+}
+
+// One verified run: fresh inputs from `seed`, poisoned outputs, `body` (run() or a replayed graph), a
+// bounded device-wide drain, then the outputs dumped for the supervisor's comparison. With `audit`, the
+// run is also traced: its kernels become the reference set timed samples must stay within (K8).
+json Worker::verified_run(const json& req, const std::function<void()>& body, bool audit) {
   uint64_t seed = req.at("seed").get<uint64_t>();
   std::filesystem::path dir = req.at("dir").get<std::string>();
   std::string tag = req.value("tag", "check");
-  std::filesystem::create_directories(dir);
   cudaStream_t s = ctx_->stream();
   ctx_->refill_dynamic_inputs(seed);
   ctx_->poison_outputs();
@@ -213,33 +287,92 @@ json Worker::op_check(const json& req) {
   for (auto& r : ctx_->records())
     if (r.kind == BufferRecord::Kind::input) before.push_back(fingerprint(r.buffer.data, r.buffer.bytes(), s));
   AISP_CUDA_CHECK(cudaDeviceSynchronize());
+  audit = audit && options_.validity && CuptiAudit::instance().available();
+  if (audit) CuptiAudit::instance().start(s);
+  ProcessState state = capture_state(s, ctx_->cublas_if_created());
   auto t0 = Clock::now();
-  run_once();
-  // Device-wide: a checked run's outputs are read only after every stream, joined or not, is done.
-  AISP_CUDA_CHECK(cudaDeviceSynchronize());
-  double elapsed_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-  memory_.observe();
-  json outputs = json::array(), changed = json::array();
-  size_t i = 0;
-  for (auto& r : ctx_->records()) {
-    if (r.kind == BufferRecord::Kind::input) {
-      if (fingerprint(r.buffer.data, r.buffer.bytes(), s) != before[i++]) changed.push_back(r.buffer.name);
-    } else if (r.kind == BufferRecord::Kind::output) {
-      std::vector<char> host(r.buffer.bytes());
-      AISP_CUDA_CHECK(cudaMemcpy(host.data(), r.buffer.data, host.size(), cudaMemcpyDeviceToHost));
-      auto file = dir / fmt::format("{}__{}.bin", tag, r.buffer.name);
-      std::ofstream f(file, std::ios::binary);
-      f.write(host.data(), static_cast<std::streamsize>(host.size()));
-      if (!f) throw std::runtime_error("cannot write " + file.string());
-      outputs.push_back({{"name", r.buffer.name},
-                         {"dtype", std::string(dtype_name(r.buffer.dtype))},
-                         {"shape", r.buffer.shape.dims},
-                         {"file", file.string()},
-                         {"unwritten", count_poison(r.buffer, s)}});
-    }
+  {
+    AuditPhaseScope tag_run(AuditPhase::run, -1);
+    body();
   }
-  return {{"ok", true}, {"outputs", outputs}, {"inputs_changed", changed}, {"wall_ms", elapsed_ms},
-          {"memory", memory_json()}};
+  std::vector<AuditFinding> findings;
+  if (options_.validity) add_state_findings(state, findings);
+  // Device-wide: a checked run's outputs are read only after every stream, joined or not, is done.
+  bool idle = audit ? true : device_idle_within(kDrainTimeoutS);
+  AuditTrace trace;
+  if (audit) {
+    trace = CuptiAudit::instance().stop(kDrainTimeoutS);
+    idle = trace.quiesced;
+  }
+  if (!idle) {
+    fatal_ = true;
+    return validity_error("K6", fmt::format("GPU work was still running {:.0f} s after run() returned (a kernel left "
+                                            "running does work outside every timed window)", kDrainTimeoutS));
+  }
+  double elapsed_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  AISP_CUDA_CHECK(cudaGetLastError());
+  memory_.observe();
+  json resp = {{"ok", true}, {"wall_ms", elapsed_ms}, {"memory", memory_json()}};
+  if (audit) {
+    AuditSummary summary = analyze_audit(trace);
+    verified_kernels_.insert(summary.kernels.begin(), summary.kernels.end());
+    findings.insert(findings.end(), summary.findings.begin(), summary.findings.end());
+    resp["audit"] = {{"activities", summary.run_activities}, {"kernels", summary.kernels}};
+  }
+  json changed = json::array();
+  size_t i = 0;
+  for (auto& r : ctx_->records())
+    if (r.kind == BufferRecord::Kind::input && fingerprint(r.buffer.data, r.buffer.bytes(), s) != before[i++])
+      changed.push_back(r.buffer.name);
+  resp["inputs_changed"] = changed;
+  resp["outputs"] = dump_outputs(dir, tag);
+  resp["findings"] = findings_json(findings);
+  return resp;
+}
+
+json Worker::op_check(const json& req) {
+  return verified_run(req, [&] { run_once(); }, req.value("audit", true));
+}
+
+// K10: capture one run() into a graph on the harness stream, then replay it on fresh inputs. Work the
+// capture did not record (other streams, other threads, host-side caching) is missing from the replay.
+json Worker::op_replay(const json& req) {
+  cudaStream_t s = ctx_->stream();
+  AISP_CUDA_CHECK(cudaDeviceSynchronize());
+  cudaGraph_t g = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  std::string why;
+  if (cudaError_t e = cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal); e != cudaSuccess) {
+    why = cudaGetErrorString(e);
+  } else {
+    try {
+      run_once();
+    } catch (const std::exception& ex) {
+      why = ex.what();
+    }
+    cudaError_t e2 = cudaStreamEndCapture(s, &g);
+    if (why.empty() && e2 != cudaSuccess) why = fmt::format("{} ({})", cudaGetErrorName(e2), cudaGetErrorString(e2));
+    if (why.empty() && cudaGraphInstantiate(&exec, g, 0) != cudaSuccess) why = "graph instantiation failed";
+  }
+  cudaGetLastError();
+  if (g) cudaGraphDestroy(g);
+  // Whatever ran eagerly during the capture attempt must finish before the replay's inputs are written.
+  if (!device_idle_within(kDrainTimeoutS)) {
+    fatal_ = true;
+    return validity_error("K6", "GPU work launched during graph capture never finished");
+  }
+  cudaGetLastError();
+  if (!exec) return {{"ok", true}, {"captured", false}, {"reason", why}};
+  json resp;
+  try {
+    resp = verified_run(req, [&] { AISP_CUDA_CHECK(cudaGraphLaunch(exec, s)); }, false);
+  } catch (...) {
+    cudaGraphExecDestroy(exec);
+    throw;
+  }
+  cudaGraphExecDestroy(exec);
+  resp["captured"] = true;
+  return resp;
 }
 
 json Worker::op_warmup(const json& req) {
@@ -275,25 +408,91 @@ cudaGraphExec_t Worker::graph() {
   return graph_exec_;
 }
 
+// Fingerprints of every output into device slots, enqueued on the harness stream.
+void Worker::fingerprint_outputs_async() {
+  size_t k = 0;
+  for (auto& r : ctx_->records())
+    if (r.kind == BufferRecord::Kind::output)
+      fingerprint_async(r.buffer.data, r.buffer.bytes(), fingerprint_slots_ + k++, ctx_->stream());
+}
+
+// A block of timed samples. With validity on, every sample gets fresh dynamic inputs (seed
+// input_seed + i) before its window; `verify_sample` poisons that sample's outputs and dumps them after
+// it; `audit` traces the block with CUPTI and fingerprints the outputs right after each window and again
+// after quiescence (K11). Audited samples are returned separately so the audit's cost stays out of the statistics.
 json Worker::op_time(const json& req) {
   auto mode = timing_mode_from_name(req.value("mode", "cold"));
   int samples = req.value("samples", 1);
   int batch = req.value("batch", 1);
-  json out = json::array();
+  uint64_t input_seed = req.value("input_seed", uint64_t{0});
+  int verify_sample = options_.validity ? req.value("verify_sample", -1) : -1;
+  bool audit = options_.validity && req.value("audit", false) && CuptiAudit::instance().available();
+  cudaStream_t stream = ctx_->stream();
+  if (mode == TimingMode::graph) graph();  // captured outside any audit window
+
+  int current = -1;
+  SampleHooks hooks;
+  hooks.phase = [&](int phase) { CuptiAudit::set_phase(static_cast<AuditPhase>(phase), current); };
+  hooks.window_opening = [&] { AISP_CUDA_CHECK(cudaMemsetAsync(marker_slot_, 0, sizeof *marker_slot_, stream)); };
+  hooks.window_closed = [&] { fingerprint_outputs_async(); };
+  std::vector<AuditFinding> findings;
+  std::vector<AuditSampleTime> times;
+  json out = json::array(), verified = nullptr;
+  if (audit) CuptiAudit::instance().start(stream);
+  ProcessState state = capture_state(stream, ctx_->cublas_if_created());
   for (int i = 0; i < samples; ++i) {
+    current = i;
+    if (options_.validity) ctx_->refill_dynamic_inputs(input_seed + static_cast<uint64_t>(i));
+    if (i == verify_sample) ctx_->poison_outputs();
+    const SampleHooks* h = audit ? &hooks : nullptr;
     TimingSample s;
     switch (mode) {
-      case TimingMode::cold: s = timer_->cold([&] { run_once(); }); break;
-      case TimingMode::hot: s = timer_->hot([&] { run_once(); }, batch); break;
-      case TimingMode::graph: s = timer_->graph(graph(), true); break;
+      case TimingMode::cold: s = timer_->cold([&] { run_once(); }, h); break;
+      case TimingMode::hot: s = timer_->hot([&] { run_once(); }, batch, h); break;
+      case TimingMode::graph: s = timer_->graph(graph(), true, h); break;
+    }
+    if (audit) {
+      times.push_back({i, s.gpu_ms, s.batch});
+      std::vector<unsigned long long> at_close(kMaxOutputs);
+      AISP_CUDA_CHECK(cudaMemcpy(at_close.data(), fingerprint_slots_, at_close.size() * sizeof(unsigned long long),
+                                 cudaMemcpyDeviceToHost));
+      size_t k = 0;
+      for (auto& r : ctx_->records()) {
+        if (r.kind != BufferRecord::Kind::output) continue;
+        if (fingerprint(r.buffer.data, r.buffer.bytes(), stream) != at_close[k++])
+          findings.push_back({"K11", fmt::format("sample {}: output '{}' changed after the timed window closed "
+                                                 "(writes deferred past the stop event)", i, r.buffer.name)});
+      }
+    }
+    if (i == verify_sample) {
+      AISP_CUDA_CHECK(cudaDeviceSynchronize());
+      verified = {{"sample", i}, {"seed", input_seed + static_cast<uint64_t>(i)},
+                  {"outputs", dump_outputs(req.at("dir").get<std::string>(), req.value("tag", "timed"))}};
     }
     out.push_back({{"gpu_ms", s.gpu_ms}, {"wall_ms", s.wall_ms}, {"enqueue_ms", s.enqueue_ms}, {"batch", s.batch},
+                   {"drain_us", s.drain_us},
                    {"sm_mhz", s.nvml.sm_clock_mhz}, {"mem_mhz", s.nvml.mem_clock_mhz},
                    {"throttle", s.nvml.throttle_reasons}, {"temp_c", s.nvml.temperature_c},
                    {"power_w", s.nvml.power_w}, {"energy_mj", s.nvml.energy_mj}});
   }
+  if (options_.validity) add_state_findings(state, findings);
+  json audit_json = nullptr;
+  if (audit) {
+    AuditTrace trace = CuptiAudit::instance().stop(kDrainTimeoutS);
+    if (!trace.quiesced) {
+      fatal_ = true;
+      return validity_error("K6", "GPU work was still running long after the audited samples ended");
+    }
+    trace.samples = times;
+    trace.verified_kernels = verified_kernels_;
+    AuditSummary summary = analyze_audit(trace);
+    findings.insert(findings.end(), summary.findings.begin(), summary.findings.end());
+    audit_json = {{"activities", summary.run_activities}, {"side_stream_activities", summary.side_stream_activities},
+                  {"kernels", summary.kernels}, {"markers_seen", summary.markers_seen}};
+  }
   memory_.observe();
-  json resp = {{"ok", true}, {"samples", out}, {"blocking", timer_->blocking_enabled()}};
+  json resp = {{"ok", true}, {"samples", out}, {"blocking", timer_->blocking_enabled()}, {"audited", audit},
+               {"audit", audit_json}, {"verified", verified}, {"findings", findings_json(findings)}};
   if (!timer_->blocking_enabled()) resp["blocking_note"] = timer_->blocking_disabled_reason();
   return resp;
 }

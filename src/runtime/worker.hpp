@@ -8,6 +8,7 @@ namespace aisp {
 
 struct WorkerOptions {
   std::string plugin;
+  bool validity = true;  // CUPTI audit, fresh inputs per sample, drain/fingerprint checks
   int in_fd = 3, out_fd = 4;
 };
 

@@ -39,6 +39,7 @@ class WorkerContext final : public Context {
   const std::vector<BufferRecord>& records() const { return records_; }
   size_t harness_bytes() const { return harness_bytes_; }
   bool cublas_created() const { return cublas_ != nullptr; }
+  cublasHandle_t cublas_if_created() const { return cublas_; }
 
  private:
   void* allocate(const std::string& name, size_t bytes);

@@ -1,0 +1,158 @@
+// The CUPTI audit's verdict logic on synthetic traces: the shapes real cheats leave (side-stream work
+// outside the window, launches from other threads, forbidden API calls, empty windows, kernels that never
+// ran in verification) are flagged with the right check id; honest shapes (fork/join inside the window,
+// harness work, graph launches) are not.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "core/audit.hpp"
+
+namespace aisp {
+namespace {
+
+// One cold sample: prologue marker ends at 100 us, epilogue marker starts at 200 us (the window).
+struct TraceBuilder {
+  AuditTrace t;
+  uint32_t next = 1;
+  TraceBuilder() {
+    t.audit_started_ns = 1'000;
+    t.harness_stream = 7;
+    t.samples.push_back({0, 0.100, 1});
+    harness(AuditPhase::prologue, 10'000, 100'000);
+    harness(AuditPhase::epilogue, 200'000, 201'000);
+  }
+  void harness(AuditPhase phase, uint64_t start, uint64_t end) {
+    uint32_t c = next++;
+    t.calls.push_back({c, "cudaMemsetAsync", phase, 0, true, 1});
+    t.activities.push_back({AuditActivity::Kind::memset, c, start, end, 0, 7, "memset", false});
+  }
+  // run()'s kernel on `stream`, launched by the harness thread (or another thread).
+  void run_kernel(uint64_t start, uint64_t end, uint32_t stream = 7, bool harness_thread = true,
+                  const std::string& name = "copy") {
+    uint32_t c = next++;
+    t.calls.push_back({c, "cudaLaunchKernel", harness_thread ? AuditPhase::run : AuditPhase::harness,
+                       harness_thread ? 0 : -1, harness_thread, harness_thread ? 1u : 99u});
+    t.activities.push_back({AuditActivity::Kind::kernel, c, start, end, 0, stream, name, false});
+  }
+};
+
+bool has(const AuditSummary& s, const std::string& check, const std::string& text = "") {
+  return std::any_of(s.findings.begin(), s.findings.end(), [&](const AuditFinding& f) {
+    return f.check == check && f.detail.find(text) != std::string::npos;
+  });
+}
+
+TEST(Audit, HonestHarnessStreamWorkPasses) {
+  TraceBuilder b;
+  b.run_kernel(101'000, 199'000);
+  AuditSummary s = analyze_audit(b.t);
+  EXPECT_TRUE(s.findings.empty()) << s.findings.front().detail;
+  EXPECT_EQ(s.run_activities, 1);
+  EXPECT_TRUE(s.kernels.contains("copy"));
+}
+
+TEST(Audit, HonestForkJoinOnSideStreamPasses) {
+  TraceBuilder b;
+  b.run_kernel(101'000, 150'000, 7);
+  b.run_kernel(102'000, 190'000, 9);  // side stream, inside the window: joined before the stop event
+  AuditSummary s = analyze_audit(b.t);
+  EXPECT_TRUE(s.findings.empty());
+  EXPECT_EQ(s.side_stream_activities, 1);
+}
+
+TEST(Audit, SideStreamWorkBeforeTheWindowIsK8) {
+  TraceBuilder b;
+  b.run_kernel(20'000, 90'000, 9);  // ran while the blocking kernel held the harness stream
+  b.run_kernel(101'000, 102'000, 7);
+  EXPECT_TRUE(has(analyze_audit(b.t), "K8", "before the timed window opened"));
+}
+
+TEST(Audit, WorkEndingAfterTheWindowIsK8) {
+  TraceBuilder b;
+  b.run_kernel(101'000, 150'000, 7);
+  b.run_kernel(120'000, 400'000, 9);  // not joined: still running after the stop event
+  AuditSummary s = analyze_audit(b.t);
+  EXPECT_TRUE(has(s, "K8", "after the timed window closed"));
+  EXPECT_TRUE(has(s, "K7"));  // its span exceeds what the events reported
+}
+
+TEST(Audit, SlackAbsorbsTimestampJitterAtTheEdges) {
+  TraceBuilder b;
+  b.run_kernel(100'000 - kAuditSlackNs / 2, 200'000 + kAuditSlackNs / 2);
+  b.t.samples[0].event_ms = 0.101;
+  EXPECT_TRUE(analyze_audit(b.t).findings.empty());
+}
+
+TEST(Audit, EmptyWindowIsK8) {
+  TraceBuilder b;
+  EXPECT_TRUE(has(analyze_audit(b.t), "K8", "no kernel"));
+}
+
+TEST(Audit, LaunchFromAnotherThreadIsK8AndK9) {
+  TraceBuilder b;
+  b.run_kernel(101'000, 150'000);
+  b.run_kernel(210'000, 260'000, 7, /*harness_thread=*/false);
+  AuditSummary s = analyze_audit(b.t);
+  EXPECT_TRUE(has(s, "K8", "launched by thread 99"));
+  EXPECT_TRUE(has(s, "K9", "called from thread 99"));
+}
+
+TEST(Audit, ForbiddenCallsInsideRunAreFlagged) {
+  TraceBuilder b;
+  b.run_kernel(101'000, 150'000);
+  b.t.calls.push_back({900, "cudaStreamCreateWithFlags", AuditPhase::run, 0, true, 1});
+  b.t.calls.push_back({901, "cudaLaunchHostFunc", AuditPhase::run, 0, true, 1});
+  b.t.calls.push_back({902, "cudaStreamSetAttribute", AuditPhase::run, 0, true, 1});
+  b.t.calls.push_back({903, "cudaStreamCreate", AuditPhase::harness, 0, true, 1});  // harness's own: fine
+  AuditSummary s = analyze_audit(b.t);
+  EXPECT_TRUE(has(s, "K9", "cudaStreamCreateWithFlags"));
+  EXPECT_TRUE(has(s, "K9", "cudaLaunchHostFunc"));
+  EXPECT_TRUE(has(s, "K13", "cudaStreamSetAttribute"));
+  EXPECT_FALSE(std::any_of(s.findings.begin(), s.findings.end(),
+                           [](auto& f) { return f.detail == "run() called cudaStreamCreate"; }));
+  EXPECT_EQ(forbidden_in_run("cudaLaunchKernel"), "");
+  EXPECT_EQ(forbidden_in_run("cuStreamCreate_v2"), "K9");
+}
+
+TEST(Audit, KernelNeverSeenInVerificationIsK8) {
+  TraceBuilder b;
+  b.t.verified_kernels = {"copy"};
+  b.run_kernel(101'000, 150'000, 7, true, "noop");
+  EXPECT_TRUE(has(analyze_audit(b.t), "K8", "never in the verified runs"));
+}
+
+TEST(Audit, UnattributedWorkDuringTheAuditIsK8) {
+  TraceBuilder b;
+  b.run_kernel(101'000, 150'000);
+  b.t.activities.push_back({AuditActivity::Kind::kernel, 5555, 50'000, 300'000, 0, 11, "persistent", false});
+  EXPECT_TRUE(has(analyze_audit(b.t), "K8", "launched before it"));
+}
+
+TEST(Audit, MissingHarnessMarkersMeanTheAuditWasBlinded) {
+  TraceBuilder b;
+  b.t.activities.clear();
+  AuditSummary s = analyze_audit(b.t);
+  EXPECT_FALSE(s.markers_seen);
+  EXPECT_TRUE(has(s, "K8", "marker"));
+}
+
+TEST(Audit, AccessPolicyWindowOnAKernelIsK13) {
+  TraceBuilder b;
+  b.run_kernel(101'000, 150'000);
+  b.t.activities.back().access_policy_window = true;
+  EXPECT_TRUE(has(analyze_audit(b.t), "K13"));
+}
+
+TEST(Audit, RepeatedFindingsAreMergedWithACount) {
+  TraceBuilder b;
+  for (int i = 0; i < 3; ++i) b.run_kernel(210'000, 260'000, 7, false);
+  b.run_kernel(101'000, 150'000);
+  AuditSummary s = analyze_audit(b.t);
+  auto n = std::count_if(s.findings.begin(), s.findings.end(), [](auto& f) { return f.check == "K8"; });
+  EXPECT_EQ(n, 1);
+  EXPECT_TRUE(has(s, "K8", "(3 times)"));
+}
+
+}  // namespace
+}  // namespace aisp
