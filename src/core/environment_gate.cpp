@@ -156,7 +156,14 @@ void host_checks(const HostReader& host, const json& info, std::vector<EnvCheck>
   json vv = {{"hypervisor_flag", virt.hypervisor}, {"gpu_virtualization_mode", gpu_virt}};
   if (!virt.product.empty()) vv["product"] = virt.product;
   if (!virt.known && gpu_virt < 0) out.push_back({"virtualization", S::unknown, nullptr, "/proc/cpuinfo not readable"});
-  else if (vm) out.push_back({"virtualization", S::warn, vv, "virtualized: timings include virtualization effects"});
+  else if (vm) {
+    static const char* kGpuModes[] = {"none", "GPU pass-through", "vGPU", "host vGPU", "host vSGA"};
+    std::vector<std::string> signs;
+    if (virt.hypervisor || info.value("environment", json::object()).value("virtualized", false)) signs.push_back("hypervisor CPU flag");
+    if (gpu_virt > 0) signs.push_back(gpu_virt < 5 ? kGpuModes[gpu_virt] : "GPU virtualization mode " + std::to_string(gpu_virt));
+    out.push_back({"virtualization", S::warn, vv,
+                   fmt::format("virtual machine ({}): timings include virtualization effects", fmt::join(signs, ", "))});
+  }
   else out.push_back({"virtualization", S::ok, vv, ""});
 
   auto thp = transparent_hugepages(host);

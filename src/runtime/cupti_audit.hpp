@@ -41,6 +41,20 @@ class CuptiAudit {
   std::string why_;
 };
 
+// Harness code that runs inside run() on the benchmark's behalf (creating the cuBLAS handle on first use)
+// is the harness's, not the benchmark's: tag it so, then restore the caller's tag.
+class HarnessWorkScope {
+ public:
+  HarnessWorkScope();
+  ~HarnessWorkScope();
+  HarnessWorkScope(const HarnessWorkScope&) = delete;
+  HarnessWorkScope& operator=(const HarnessWorkScope&) = delete;
+
+ private:
+  AuditPhase saved_phase_;
+  int saved_sample_;
+};
+
 // RAII phase tag for the harness thread.
 class AuditPhaseScope {
  public:

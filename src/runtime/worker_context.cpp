@@ -6,6 +6,7 @@
 
 #include "aisp/check.hpp"
 #include "runtime/buffer_ops.hpp"
+#include "runtime/cupti_audit.hpp"
 
 namespace aisp {
 
@@ -76,6 +77,7 @@ Buffer WorkerContext::buffer(const std::string& name) {
 
 cublasHandle_t WorkerContext::cublas() {
   if (!cublas_) {
+    HarnessWorkScope harness_work;  // created on the benchmark's first request, but by the harness
     AISP_CUBLAS_CHECK(cublasCreate(&cublas_));
     // Pinned: FP32 GEMMs stay FP32 unless the benchmark declares otherwise per call (K16 checks it stays so).
     AISP_CUBLAS_CHECK(cublasSetMathMode(cublas_, CUBLAS_DEFAULT_MATH));

@@ -1,0 +1,2 @@
+#include "fidelity_copy.cuh"
+AISP_BENCHMARK(fidelity::Copy10us)

@@ -1,0 +1,3 @@
+// Validity baseline: row sum, sequential order.
+#include "validity_common.cuh"
+AISP_BENCHMARK(validity::SequentialRowSum)
