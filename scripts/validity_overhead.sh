@@ -9,7 +9,7 @@ out=${2:-${OUT:-$build/validity_overhead}}
 mkdir -p "$out"
 for i in 1 2 3; do
   for v in on off; do
-    "$build/aisp" bench run --targets fidelity:copy_10us --validity "$v" --json --artifacts-dir "$out/runs" \
+    "$build/aisp" bench run --targets fidelity:copy_10us --validity "$v" --time-limit 5 --json --artifacts-dir "$out/runs" \
       >"$out/${v}_$i.json" 2>"$out/${v}_$i.stderr" || true
   done
 done

@@ -166,7 +166,9 @@ int run_command(const BenchArgs& a) {
   if (a.as_json) {
     std::cout << read_file(run_dir / "results" / "benchmark_test_results.json") << "\n";
   } else {
-    std::cout << read_file(run_dir / "reports" / "benchmark_test_results.md");
+    // The Markdown table is printed when it was written (--format md|all); otherwise only where things are.
+    fs::path md = run_dir / "reports" / "benchmark_test_results.md";
+    if (fs::exists(md)) std::cout << read_file(md);
     std::cout << "\nartifacts: " << run_dir.string() << "\n";
   }
   return r.exit_code;

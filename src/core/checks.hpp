@@ -1,6 +1,7 @@
 // The validity checks the harness runs, by id. One list, used by the runner (ids and names in results),
 // by docs/VALIDITY.md (a unit test keeps the two consistent) and by reports. An id here means: code in the
-// harness enforces it and a fixture under tests/validity cheats in exactly that way and is caught.
+// harness enforces it and a fixture under tests/validity (or tests/fixtures) cheats in exactly that way and
+// is caught; K18 alone is a policy with nothing to cheat (docs/VALIDITY.md says which fixture proves which).
 #pragma once
 #include <array>
 #include <string_view>
@@ -19,7 +20,7 @@ inline constexpr std::array kChecks = {
     CheckInfo{"K3", "outputs follow fresh inputs", "dynamic inputs refilled with fresh seeds after setup and before every timed sample; random timed samples verified"},
     CheckInfo{"K4", "inputs unchanged by run()", "device fingerprint of every input before and after run()"},
     CheckInfo{"K6", "no work left after the window", "drain residual: a device-wide sync after the harness stream is done must be ~free"},
-    CheckInfo{"K7", "clocks agree", "event time <= worker wall time per sample; sum of sample times <= supervisor wall time per block"},
+    CheckInfo{"K7", "clocks agree", "event time <= worker wall time per sample; sum of sample times <= supervisor wall time per block; audited GPU busy span <= event time"},
     CheckInfo{"K8", "all GPU work inside the timed window", "CUPTI activity in audited samples: every kernel/memcpy/memset of run() on the declared device, inside the window, >= 1 per run, same kernels as in verification"},
     CheckInfo{"K9", "no escaping API calls", "CUPTI callbacks in audited samples: no stream creation, host functions, device/limit changes, or CUDA calls from other threads"},
     CheckInfo{"K10", "capture-replay reproduces the outputs", "one run() captured into a CUDA graph, replayed on fresh inputs, outputs verified"},
@@ -28,7 +29,7 @@ inline constexpr std::array kChecks = {
     CheckInfo{"K13", "L2 hygiene", "persisting-L2 limit and the harness stream's access-policy window checked after run(); reset before every sample"},
     CheckInfo{"K14", "isolation", "one process per variant, own process group, one visible GPU, statistics in the supervisor"},
     CheckInfo{"K16", "process state unchanged", "thread count, current device, device limits and cuBLAS math mode before/after run()"},
-    CheckInfo{"K17", "plausible throughput", "achieved bytes/s and FLOP/s below the device ceiling (measured by aisp hw, else from device properties)"},
+    CheckInfo{"K17", "plausible throughput", "achieved bytes/s and FLOP/s of the median below ceilings derived from device properties (memory clock x bus width; SMs x clock x tensor FLOP/clk)"},
     CheckInfo{"K18", "fixed sample policy", "stopping rule, sample counts and median are the harness's; audited samples chosen at random"},
 };
 

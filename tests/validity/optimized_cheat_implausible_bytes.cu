@@ -3,7 +3,7 @@
 // workload (workloads of a pair must match), so the pair is comparable and only plausibility can object.
 // Real-world exploit: inflated byte/FLOP counts (counting re-reads, counting L2 hits as DRAM traffic,
 // wrong units) that turn a normal kernel into a "record" throughput.
-// Caught by: K17 (achieved bytes/s above the device's measured or theoretical ceiling).
+// Caught by: K17 (achieved bytes/s above the DRAM ceiling derived from the device's memory clock and bus width).
 #include "validity_common.cuh"
 
 struct ImplausibleBytes : validity::InflatedBytesCopy {
