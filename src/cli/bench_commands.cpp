@@ -26,6 +26,7 @@ struct BenchArgs {
   double timeout_multiplier = 1.0, time_limit = 15.0, max_noise = 0.5, min_time = 0.5;
   bool reproducible = false, as_json = false;
   std::string validity = "on";
+  bool calibrate = false;  // `bench calibrate`: every selected baseline timed against itself (A/A)
   std::string variant_a, variant_b;
 };
 
@@ -95,16 +96,46 @@ json git_info() {
   return {{"commit", commit}, {"branch", branch}, {"dirty", !status.empty()}};
 }
 
+// Writes this GPU's noise floor from an A/A run and prints it; A/A intervals that exclude 1.0 are shown,
+// not hidden: they are exactly the systematic difference the floor exists to absorb.
+int finish_calibration(const SuiteOutcome& r, const json& info, const fs::path& file, bool as_json) {
+  NoiseFloor f = noise_floor_from_results(r.results);
+  f.hardware_key = info["hardware"].value("hardware_key", "unknown");
+  f.gpu = info["hardware"].value("gpu_model", "");
+  f.driver = info["hardware"].value("driver_version", "");
+  f.cuda = info["hardware"].value("cuda_version", "");
+  f.date = now_stamp("%Y-%m-%dT%H:%M:%S%z");
+  f.commit = git_info().value("commit", "");
+  if (f.targets.empty()) throw CLI::Error("CalibrationFailed", "no target produced A/A samples: nothing written", 1);
+  write_json_atomic(file, to_json(f));
+  if (as_json) {
+    std::cout << to_json(f).dump(2) << "\n";
+    return 0;
+  }
+  std::cout << fmt::format("A/A noise floor, {} ({})\n", f.gpu, f.hardware_key);
+  std::cout << fmt::format("{:<36} {:>9} {:>22} {:>8} {:>8}\n", "target", "speedup", "95% CI", "floor", "n");
+  for (auto& [id, e] : f.targets)
+    std::cout << fmt::format("{:<36} {:>9.4f} {:>22} {:>7.2f}% {:>8}{}\n", id, e.speedup,
+                             fmt::format("[{:.4f}, {:.4f}]", e.ci_low, e.ci_high), 100 * e.floor, e.samples,
+                             e.contains_one() ? "" : "  (CI excludes 1.0)");
+  std::cout << fmt::format("device floor {:.2f}% -> {}\nrun: {}\n", 100 * f.device_floor, file.string(),
+                           r.run_dir.string());
+  return 0;
+}
+
 int run_command(const BenchArgs& a) {
   if (a.mode != "cold" && a.mode != "hot" && a.mode != "graph")
     throw CLI::ValidationError("--mode", "must be cold, hot or graph");
   Catalog catalog = load_catalog(a, true);
   for (auto& f : catalog.compile_failures) std::cerr << "compile error: " << f << "\n";
   Selection sel = select_or_explain(catalog, a.targets);
+  if (a.calibrate)
+    for (auto& t : sel.targets) t.optimized = {Variant{"aa_self", t.baseline.file}};
 
   SuiteOptions o;
   o.artifacts_dir = a.artifacts_dir;
-  o.label = a.label.empty() ? "targets-" + fmt::format("{}", fmt::join(a.targets, "_")) : a.label;
+  o.label = a.label.empty() ? (a.calibrate ? "calibrate-" : "targets-") + fmt::format("{}", fmt::join(a.targets, "_"))
+                            : a.label;
   if (a.format == "all") o.formats = {"json", "md", "csv"};
   else o.formats = {"json", a.format};
   // Before any GPU work: the artifacts directory must be writable.
@@ -162,7 +193,18 @@ int run_command(const BenchArgs& a) {
   o.run.policy.max_noise = a.max_noise / 100.0;
   o.run.policy.min_gpu_time_s = a.min_time;
   o.live_progress = !a.as_json;
+  std::string hwkey = info["hardware"].value("hardware_key", "unknown");
+  fs::path floor_file = noise_floor_path(a.artifacts_dir, hwkey);
+  if (!a.calibrate && fs::exists(floor_file)) {
+    try {
+      o.noise_floor = load_noise_floor(floor_file);
+      o.manifest["noise_floor"] = {{"file", floor_file.string()}, {"device_floor", o.noise_floor->device_floor}};
+    } catch (const std::exception& e) {
+      std::cerr << "warning: ignoring the noise-floor file: " << e.what() << "\n";
+    }
+  }
   SuiteOutcome r = run_suite(sel.targets, run_dir, o);
+  if (a.calibrate) return finish_calibration(r, info, floor_file, a.as_json);
   if (a.as_json) {
     std::cout << read_file(run_dir / "results" / "benchmark_test_results.json") << "\n";
   } else {
@@ -286,6 +328,22 @@ void add_bench_commands(CLI::App& root) {
       ->capture_default_str();
   run->add_flag("--json", a.as_json, "Print the results JSON instead of the Markdown table");
   run->callback([] {
+    int code = run_command(a);
+    if (code != 0) throw CLI::RuntimeError(code);
+  });
+
+  auto* cal = bench->add_subcommand(
+      "calibrate", "A/A: time each selected baseline against itself; store this GPU's noise floor (differences "
+                   "inside it are SAME in later runs)");
+  cal->add_option("-t,--targets", a.targets, "chNN, chNN:example, labs/<lab>[:example] or all")->required();
+  cal->add_option("--mode", a.mode, "cold, hot or graph")->capture_default_str();
+  cal->add_option("--iterations", a.iterations, "Exactly N timed samples per variant");
+  cal->add_option("--time-limit", a.time_limit, "Seconds of sampling per variant before stopping anyway")->capture_default_str();
+  cal->add_option("--artifacts-dir", a.artifacts_dir, "Where runs/ and calibration/ are written")->capture_default_str();
+  cal->add_option("--bench-root", a.bench_root, "Compile (cached) and run .cu pairs under this directory");
+  cal->add_flag("--json", a.as_json, "Print the noise-floor JSON");
+  cal->callback([] {
+    a.calibrate = true;
     int code = run_command(a);
     if (code != 0) throw CLI::RuntimeError(code);
   });

@@ -15,8 +15,6 @@
 namespace aisp {
 namespace fs = std::filesystem;
 
-namespace {
-
 std::string now_stamp(const char* format) {
   std::time_t t = std::time(nullptr);
   std::tm tm{};
@@ -25,6 +23,8 @@ std::string now_stamp(const char* format) {
   std::strftime(buf, sizeof buf, format, &tm);
   return buf;
 }
+
+namespace {
 
 bool wants(const SuiteOptions& o, const std::string& f) {
   for (auto& x : o.formats)
@@ -98,7 +98,9 @@ SuiteOutcome run_suite(const std::vector<Target>& targets, const fs::path& run_d
                            {"total", targets.size()}}, -1);
     TargetResult r;
     try {
-      r = run_target(target, o.run);
+      RunOptions run = o.run;
+      if (o.noise_floor) run.noise_floor = o.noise_floor->floor_for(target.id);
+      r = run_target(target, run);
     } catch (const std::exception& e) {
       // A harness bug on one target must not cost the others their results.
       r.id = target.id;

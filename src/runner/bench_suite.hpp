@@ -2,10 +2,12 @@
 // (atomically, so a killed run loses at most the target in flight), reports and raw samples at the end.
 #pragma once
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/discovery.hpp"
+#include "core/noise_floor.hpp"
 #include "core/result.hpp"
 #include "runner/target_runner.hpp"
 
@@ -18,6 +20,7 @@ struct SuiteOptions {
   std::vector<std::string> formats = {"json", "md", "csv"};
   json manifest;  // filled by the caller (hardware, software, git); the suite adds timing and warnings
   bool live_progress = true;
+  std::optional<NoiseFloor> noise_floor;  // this GPU's calibration, when one exists
 };
 
 struct SuiteOutcome {
@@ -29,6 +32,9 @@ struct SuiteOutcome {
 // Creates artifacts/runs/<YYYYmmdd_HHMMSS>__bench__<label>[__N]/ and proves it writable; throws with a
 // clear message otherwise (before any GPU work starts).
 std::filesystem::path prepare_run_dir(const std::filesystem::path& artifacts_dir, const std::string& label);
+
+// Local time formatted with strftime (run directory names, manifest times).
+std::string now_stamp(const char* format);
 
 SuiteOutcome run_suite(const std::vector<Target>& targets, const std::filesystem::path& run_dir, SuiteOptions options);
 

@@ -179,8 +179,12 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
   auto finish = [&](const std::string& target_error) {
     for (auto& l : live)
       if (l.worker) l.worker->shutdown(10);
-    for (auto& l : live)
+    for (auto& l : live) {
       if (l.result->checks.empty()) l.result->checks = assemble_checks(l.findings, l.evidence);
+      // DESIGN §8: any failed check is an INVALID verdict, whatever the seed status word (failed_verification).
+      bool failed_check = std::any_of(l.result->checks.begin(), l.result->checks.end(), [](auto& c) { return !c.passed; });
+      if (failed_check && &l != &base) l.result->verdict = verdict_name(Verdict::invalid);
+    }
     std::error_code ec;
     fs::remove_all(work, ec);
     out.error = target_error;
@@ -519,6 +523,12 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
       continue;
     }
     double min_speedup = v.min_speedup > 0 ? v.min_speedup : target_min;
+    // Differences inside this GPU's A/A noise floor are SAME, so a win must clear it too.
+    if (opt.noise_floor > 0 && 1.0 + opt.noise_floor > min_speedup) {
+      min_speedup = 1.0 + opt.noise_floor;
+      v.timing_note += (v.timing_note.empty() ? "" : "; ") +
+                       fmt::format("decision band widened to {:.3f}x by the A/A noise floor", min_speedup);
+    }
     v.min_speedup = min_speedup;
     Interval ci = bootstrap_speedup_ci(base.result->samples_ms, v.samples_ms);
     v.speedup = ci.point;
