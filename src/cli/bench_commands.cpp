@@ -188,6 +188,7 @@ int run_command(const BenchArgs& a) {
   o.run.timeout_multiplier = a.timeout_multiplier;
   o.run.reproducible = a.reproducible;
   o.run.validity = a.validity == "on";
+  o.run.stop_on_decision = !a.calibrate;  // the floor is measured with the full stopping rule
   o.run.seed = 42;
   o.run.policy.time_limit_s = a.time_limit;
   o.run.policy.max_noise = a.max_noise / 100.0;

@@ -53,6 +53,7 @@ struct Live {
   int blocks_done = 0;
   bool final_audit_pending = false, final_audit_done = false;
   std::string audit_unavailable;
+  std::string stop_note;  // set when sequential stopping on the comparison ended the sampling
 };
 
 void fail(Live& l, const Reply& r, const std::string& phase) {
@@ -415,6 +416,28 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
     skip_rest("baseline failed");
     return finish("baseline: " + base.result->error);
   }
+  // The speedup a variant must clear: its own override, else the target's, widened to the A/A noise floor.
+  double target_min = base.result->min_speedup > 0 ? base.result->min_speedup : kDefaultMinSpeedup;
+  auto decision_band = [&](const Live& l) {
+    double m = l.result->min_speedup > 0 ? l.result->min_speedup : target_min;
+    return std::max(m, 1.0 + opt.noise_floor);
+  };
+  // Sequential stopping on the comparison: once a 99% interval (stricter than the reported 95%, to pay
+  // for looking after every block) already decides FASTER, SLOWER or SAME, more samples cannot change
+  // the verdict, so the variant stops early.
+  auto comparison_decided = [&](Live& l) {
+    constexpr size_t kMinSamples = 20;
+    const auto& a = base.result->samples_ms;
+    const auto& b = l.result->samples_ms;
+    if (a.size() < kMinSamples || b.size() < kMinSamples) return false;
+    Interval ci = bootstrap_speedup_ci(a, b, 0.99, 500);
+    double band = decision_band(l);
+    bool decided = ci.low > band || ci.high < 1.0 || (ci.low >= 1.0 / band && ci.high <= band);
+    if (decided)
+      l.stop_note = fmt::format("comparison decided after {} samples: 99% CI [{:.4f}, {:.4f}] against the {:.3f}x band",
+                                b.size(), ci.low, ci.high, band);
+    return decided;
+  };
   double max_clock = dev.sm_clock_max_mhz;
   std::uniform_real_distribution<double> coin(0.0, 1.0);
   for (;;) {
@@ -484,6 +507,10 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
       if (n > 0) l->estimate_ms = median(l->result->samples_ms);
       bool met = opt.iterations > 0 ? n >= opt.iterations || l->sampling_wall_s > opt.policy.time_limit_s * 4
                                     : l->criterion.done(l->sampling_wall_s);
+      if (opt.stop_on_decision && opt.iterations == 0 && !met && l != &base && out.goal != "memory") met = comparison_decided(*l);
+      // The baseline keeps pace with every variant still measuring, so their blocks stay interleaved.
+      if (l == &base && met && l->sampling_wall_s < opt.policy.time_limit_s)
+        met = std::all_of(timed.begin(), timed.end(), [&](Live* o) { return o == &base || o->done || o->failed; });
       if (l->final_audit_pending && audited) l->final_audit_done = true;
       // One last audited block after the stopping rule: late behaviour is audited too.
       l->final_audit_pending = met && opt.validity && !l->final_audit_done && l->audit_unavailable.empty();
@@ -495,8 +522,9 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
   for (Live* l : timed) {
     if (l->failed) continue;
     l->result->timing = summarize(l->result->samples_ms);
-    l->result->stop_reason = opt.iterations > 0 ? fmt::format("fixed iterations ({})", opt.iterations)
-                                                : l->criterion.reason(l->sampling_wall_s);
+    l->result->stop_reason = opt.iterations > 0   ? fmt::format("fixed iterations ({})", opt.iterations)
+                             : !l->stop_note.empty() ? l->stop_note
+                                                     : l->criterion.reason(l->sampling_wall_s);
     Reply r = l->worker->request({{"op", "memory"}}, 30);
     if (r.ok()) l->result->memory = memory_from(r.body.at("memory"));
   }
@@ -512,7 +540,6 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
   }
 
   // 6. Statistics and verdicts, all from raw samples.
-  double target_min = base.result->min_speedup > 0 ? base.result->min_speedup : kDefaultMinSpeedup;
   out.minimum_required_speedup = target_min;
   for (size_t i = 1; i < live.size(); ++i) {
     VariantResult& v = *live[i].result;
@@ -522,13 +549,11 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
       if (v.status == status::succeeded) fail(live[i], "timing", "no samples kept (all discarded as throttled)");
       continue;
     }
-    double min_speedup = v.min_speedup > 0 ? v.min_speedup : target_min;
+    double min_speedup = decision_band(live[i]);
     // Differences inside this GPU's A/A noise floor are SAME, so a win must clear it too.
-    if (opt.noise_floor > 0 && 1.0 + opt.noise_floor > min_speedup) {
-      min_speedup = 1.0 + opt.noise_floor;
+    if (min_speedup > (v.min_speedup > 0 ? v.min_speedup : target_min))
       v.timing_note += (v.timing_note.empty() ? "" : "; ") +
                        fmt::format("decision band widened to {:.3f}x by the A/A noise floor", min_speedup);
-    }
     v.min_speedup = min_speedup;
     Interval ci = bootstrap_speedup_ci(base.result->samples_ms, v.samples_ms);
     v.speedup = ci.point;

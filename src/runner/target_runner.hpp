@@ -32,6 +32,7 @@ struct RunOptions {
   // Validity machinery (CUPTI audits, fresh inputs per sample, drain/fingerprint/replay checks). Off only
   // to measure its overhead: results are then marked unvalidated.
   bool validity = true;
+  bool stop_on_decision = true;  // sequential stopping on the comparison (off for A/A calibration)
   double noise_floor = 0;  // this target's A/A floor on this GPU (0.004 = 0.4%), from `aisp bench calibrate`
   StoppingPolicy policy;
   double block_target_ms = 25;        // GPU time per interleaved block: short enough that drift cancels
