@@ -8,6 +8,7 @@
 
 #include "cli/info_commands.hpp"
 #include "cli/paths.hpp"
+#include "cli/store_commands.hpp"
 #include "core/discovery.hpp"
 #include "core/json_io.hpp"
 #include "runner/bench_suite.hpp"
@@ -27,7 +28,10 @@ struct BenchArgs {
   bool reproducible = false, as_json = false;
   std::string validity = "on";
   bool calibrate = false;  // `bench calibrate`: every selected baseline timed against itself (A/A)
+  bool update_expectations = false, accept_regressions = false;  // chNN/expectations_<hwkey>.json
   std::string variant_a, variant_b;
+  std::string db;      // results store (default <artifacts-dir>/aisp.db)
+  bool no_db = false;  // do not store the run
 };
 
 std::vector<std::string> list_relative_files(const fs::path& root) {
@@ -204,7 +208,13 @@ int run_command(const BenchArgs& a) {
       std::cerr << "warning: ignoring the noise-floor file: " << e.what() << "\n";
     }
   }
+  // Expectations live next to the sources: --bench-root, else the project checkout (never for A/A runs).
+  o.expectations.enabled = !a.calibrate;
+  o.expectations.source_root = a.bench_root.empty() ? project_source_root() : fs::path(a.bench_root);
+  o.expectations.update = a.update_expectations;
+  o.expectations.accept_regressions = a.accept_regressions;
   SuiteOutcome r = run_suite(sel.targets, run_dir, o);
+  if (!a.no_db) store_finished_run(run_dir, store_path(a.db, a.artifacts_dir));  // warns, never fails the run
   if (a.calibrate) return finish_calibration(r, info, floor_file, a.as_json);
   if (a.as_json) {
     std::cout << read_file(run_dir / "results" / "benchmark_test_results.json") << "\n";
@@ -327,6 +337,13 @@ void add_bench_commands(CLI::App& root) {
                   "measure their overhead; results are marked unvalidated")
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
+  run->add_option("--db", a.db, "Results store the finished run is added to (default: $AISP_DB, else <artifacts-dir>/aisp.db)");
+  run->add_flag("--no-db", a.no_db, "Do not add the run to the results store");
+  run->add_flag("--update-expectations", a.update_expectations,
+                "Record new, unchanged and improved results in chNN/expectations_<hwkey>.json (regressions only "
+                "with --accept-regressions)");
+  run->add_flag("--accept-regressions", a.accept_regressions,
+                "A CI-supported slowdown versus the expectation is reported but does not fail the run");
   run->add_flag("--json", a.as_json, "Print the results JSON instead of the Markdown table");
   run->callback([] {
     int code = run_command(a);
@@ -342,6 +359,8 @@ void add_bench_commands(CLI::App& root) {
   cal->add_option("--time-limit", a.time_limit, "Seconds of sampling per variant before stopping anyway")->capture_default_str();
   cal->add_option("--artifacts-dir", a.artifacts_dir, "Where runs/ and calibration/ are written")->capture_default_str();
   cal->add_option("--bench-root", a.bench_root, "Compile (cached) and run .cu pairs under this directory");
+  cal->add_option("--db", a.db, "Results store the A/A run is added to (default: $AISP_DB, else <artifacts-dir>/aisp.db)");
+  cal->add_flag("--no-db", a.no_db, "Do not add the run to the results store");
   cal->add_flag("--json", a.as_json, "Print the noise-floor JSON");
   cal->callback([] {
     a.calibrate = true;
@@ -356,6 +375,8 @@ void add_bench_commands(CLI::App& root) {
   cmp->add_option("--artifacts-dir", a.artifacts_dir, "Where to look for the latest run")->capture_default_str();
   cmp->add_flag("--json", a.as_json, "Also print JSON");
   cmp->callback([] { compare_command(a); });
+
+  add_store_commands(*bench);  // runs, ingest, history, compare-runs
 }
 
 }  // namespace aisp

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli/bench_commands.hpp"
+#include "cli/export_commands.hpp"
 #include "cli/info_commands.hpp"
 #include "runtime/worker.hpp"
 #ifdef AISP_HAVE_PROBES
@@ -20,6 +21,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("aisp ") + AISP_VERSION);
   app.require_subcommand(1);
   aisp::add_bench_commands(app);
+  aisp::add_export_commands(*app.get_subcommand("bench"));
+  aisp::add_expectation_commands(*app.get_subcommand("bench"));
   aisp::add_info_commands(app);
 #ifdef AISP_HAVE_PROBES
   aisp::add_hw_commands(app);

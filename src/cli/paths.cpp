@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <vector>
 
 namespace aisp {
 
@@ -19,6 +20,24 @@ std::filesystem::path self_exe() {
 std::filesystem::path default_plugin_root() {
   if (const char* env = std::getenv("AISP_PLUGIN_DIR")) return env;
   return self_exe().parent_path() / "plugins";
+}
+
+std::filesystem::path project_source_root() {
+#ifndef AISP_PROJECT_SOURCE_DIR
+#define AISP_PROJECT_SOURCE_DIR ""
+#endif
+  std::vector<std::filesystem::path> candidates;
+  if (const char* env = std::getenv("AISP_SOURCE_DIR")) candidates.emplace_back(env);
+  // build/aisp -> the checkout holding build/ (also true on a machine the tree was copied to).
+  auto dir = self_exe().parent_path();
+  for (int up = 0; up < 3 && !dir.empty() && dir != dir.root_path(); ++up, dir = dir.parent_path())
+    candidates.push_back(dir);
+  candidates.emplace_back(AISP_PROJECT_SOURCE_DIR);
+  for (auto& c : candidates) {
+    std::error_code ec;
+    if (!c.empty() && std::filesystem::is_directory(c / "chapters", ec)) return c;
+  }
+  return {};
 }
 
 std::string capture_stdout(const std::string& cmd, int* exit_code) {

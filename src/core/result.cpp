@@ -152,7 +152,8 @@ json to_json(const TargetResult& t) {
           {"error", t.error.empty() ? json(nullptr) : json(t.error)},
           {"workload", t.workload},
           {"mode", t.mode},
-          {"seeds", t.seeds}};
+          {"seeds", t.seeds},
+          {"expectation", t.expectation}};
 }
 
 TargetResult target_from_json(const json& j) {
@@ -172,6 +173,7 @@ TargetResult target_from_json(const json& j) {
   t.workload = j.value("workload", json::object());
   t.mode = j.value("mode", "");
   t.seeds = j.value("seeds", std::vector<uint64_t>{});
+  if (j.contains("expectation")) t.expectation = j["expectation"];
   return t;
 }
 

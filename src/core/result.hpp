@@ -71,6 +71,7 @@ struct TargetResult {
   double best_speedup = 0, best_memory_savings_pct = 0, minimum_required_speedup = 0;
   std::string best_optimization;
   std::vector<uint64_t> seeds;
+  json expectation;  // null, or the comparison with this hardware's expectation (core/expectation_check)
 };
 
 json to_json(const VariantResult& v);

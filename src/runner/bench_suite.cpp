@@ -11,6 +11,7 @@
 #include "core/json_io.hpp"
 #include "core/verdict.hpp"
 #include "report/text_reports.hpp"
+#include "runner/expectations_step.hpp"
 
 namespace aisp {
 namespace fs = std::filesystem;
@@ -123,6 +124,11 @@ SuiteOutcome run_suite(const std::vector<Target>& targets, const fs::path& run_d
     write_results();  // after every target: a killed run keeps everything finished so far
   }
   if (out.results.empty()) write_results();
+  // After every target: a regression changes statuses, so the results are written once more.
+  if (o.expectations.enabled) {
+    manifest["expectations"] = run_expectations_step(out.results, run_dir, manifest, o.expectations);
+    write_results();
+  }
 
   manifest["end_time"] = now_stamp("%Y-%m-%dT%H:%M:%S%z");
   manifest["duration_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

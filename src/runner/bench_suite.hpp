@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/discovery.hpp"
+#include "core/expectation_check.hpp"
 #include "core/noise_floor.hpp"
 #include "core/result.hpp"
 #include "runner/target_runner.hpp"
@@ -21,6 +22,7 @@ struct SuiteOptions {
   json manifest;  // filled by the caller (hardware, software, git); the suite adds timing and warnings
   bool live_progress = true;
   std::optional<NoiseFloor> noise_floor;  // this GPU's calibration, when one exists
+  ExpectationCheckOptions expectations;   // compare with expectations_<hwkey>.json after the run
 };
 
 struct SuiteOutcome {

@@ -1,0 +1,78 @@
+// `aisp bench export <run dir | results json> --format nvbench|gbench [-o FILE]`: a finished run in
+// another harness's JSON so its comparison tool (nvbench_compare.py, Google Benchmark's compare.py)
+// can read it. The conversion itself is src/report/exports.cpp.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "cli/export_commands.hpp"
+#include "core/json_io.hpp"
+#include "report/exports.hpp"
+
+namespace aisp {
+namespace fs = std::filesystem;
+namespace {
+
+struct ExportArgs {
+  std::string input, format, output;
+  bool samples_as_repetitions = false;
+};
+
+// A run directory, its results/ folder, or the results file itself.
+fs::path results_file(const fs::path& input) {
+  if (fs::is_regular_file(input)) return input;
+  for (fs::path cand : {input / "results" / "benchmark_test_results.json", input / "benchmark_test_results.json"})
+    if (fs::is_regular_file(cand)) return cand;
+  throw CLI::Error("NoResults", fmt::format("{}: no benchmark_test_results.json there (pass a run directory or the "
+                                            "results file)", input.string()), 2);
+}
+
+json manifest_for(const fs::path& results) {
+  fs::path dir = results.parent_path();
+  for (fs::path cand : {dir.parent_path() / "manifest.json", dir / "manifest.json"})
+    if (fs::is_regular_file(cand)) return read_json(cand);
+  std::cerr << "warning: no manifest.json next to " << results.string()
+            << ": the export has no device, host or git context\n";
+  return json::object();
+}
+
+int export_command(const ExportArgs& a) {
+  fs::path file = results_file(a.input);
+  std::vector<TargetResult> targets;
+  try {
+    targets = targets_from_document(read_json(file));
+  } catch (const std::exception& e) {
+    throw CLI::Error("BadResults", fmt::format("{}: not a results document: {}", file.string(), e.what()), 2);
+  }
+  json manifest = manifest_for(file);
+  ExportOptions o;
+  o.samples_as_repetitions = a.samples_as_repetitions;
+  o.source = fs::absolute(file).lexically_normal().string();
+  json out = a.format == "nvbench" ? to_nvbench_json(targets, manifest, o) : to_gbench_json(targets, manifest, o);
+  if (a.output.empty() || a.output == "-") {
+    std::cout << out.dump(2) << "\n";
+  } else {
+    write_json_atomic(a.output, out);
+    std::cerr << fmt::format("wrote {} ({} format, {} benchmark entries)\n", a.output, a.format,
+                             out["benchmarks"].size());
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_export_commands(CLI::App& bench) {
+  static ExportArgs a;
+  auto* exp = bench.add_subcommand(
+      "export", "A run's results as NVBench JSON (for nvbench_compare.py) or Google Benchmark JSON (for compare.py)");
+  exp->add_option("input", a.input, "Run directory (artifacts/runs/<id>) or its results/benchmark_test_results.json")
+      ->required();
+  exp->add_option("--format", a.format, "nvbench or gbench")->required()->check(CLI::IsMember({"nvbench", "gbench"}));
+  exp->add_option("-o,--output", a.output, "Write here (atomically) instead of stdout");
+  exp->add_flag("--samples-as-repetitions", a.samples_as_repetitions,
+                "gbench: one iteration entry per raw sample, so compare.py can run its U test");
+  exp->callback([] { export_command(a); });
+}
+
+}  // namespace aisp

@@ -1,0 +1,110 @@
+// The results store: an SQLite file (default `artifacts/aisp.db`) holding every ingested run with its
+// manifest, targets, variants, raw samples, checks and telemetry, plus the queries that read history
+// from it. Schema: docs/result-schema.md ("Results store"). Rules the class keeps:
+//  - a file that is not an SQLite database, or fails `PRAGMA quick_check`, is an error naming the file;
+//    it is never recreated or written to;
+//  - one run is inserted in one transaction, so a killed ingest leaves no partial run;
+//  - WAL and a 10 s busy timeout, so two runs finishing at once both land.
+#pragma once
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/change_points.hpp"
+#include "core/result.hpp"
+
+namespace aisp {
+
+namespace sql {
+class Db;
+}
+
+inline constexpr int kStoreSchemaVersion = 2;
+
+struct RunInfo {
+  int64_t id = 0;
+  std::string key;    // the run directory's name: "<YYYYmmdd_HHMMSS>__bench__<label>"; unique
+  std::string stamp;  // "YYYYmmdd_HHMMSS" from the name ("" when the name does not start with one)
+  std::string label, kind, mode, started_at, ended_at;
+  std::string git_commit, git_branch, hardware_key, gpu_model;
+  bool git_dirty = false, complete = true;
+  int64_t targets = 0;
+  std::string run_dir;  // where it was ingested from
+};
+
+struct IngestOptions {
+  bool allow_partial = false;  // import a run that did not finish (its progress file says so)
+  // Called after each target's rows are inserted, inside the transaction (tests kill the process here).
+  std::function<void(const std::string& target)> on_target_inserted;
+};
+
+struct IngestOutcome {
+  RunInfo run;
+  bool inserted = false;  // false: this run was already stored (re-ingesting is a no-op)
+  std::string message;
+};
+
+// One run of one target's variant, as history shows it.
+struct HistoryRow {
+  RunInfo run;
+  std::string variant;  // optimized variant name ("" when the run had only a baseline result)
+  std::string status, verdict;
+  double baseline_ms = 0, baseline_low = 0, baseline_high = 0;  // median and its 95% CI
+  double variant_ms = 0, variant_low = 0, variant_high = 0;
+  double speedup = 0, ci_low = 0, ci_high = 0;
+  std::optional<ChangePoint> baseline_change, variant_change;  // set on the first run of a new level
+};
+
+struct CompareRow {
+  std::string target, variant;  // variant "baseline" for the baseline
+  bool in_a = false, in_b = false;
+  double a_ms = 0, a_low = 0, a_high = 0, b_ms = 0, b_low = 0, b_high = 0;
+  double ratio = 0;                           // b median / a median: < 1 means B is faster
+  double speedup = 0, ci_low = 0, ci_high = 0;  // a/b medians with a bootstrap CI from both runs' samples
+  double p_value = 1;                         // Mann-Whitney U on the two sample sets
+  bool ci_overlap = true;                     // the two medians' CIs overlap
+  std::string change;                         // faster | slower | same | unclear | only in A | only in B
+};
+
+class Store {
+ public:
+  // Opens (creating when `create`) and migrates to kStoreSchemaVersion. Throws std::runtime_error naming
+  // the file when it is not a usable store; such a file is left exactly as it was.
+  static Store open(const std::filesystem::path& path, bool create = true);
+  ~Store();
+  Store(Store&&) noexcept;
+  Store& operator=(Store&&) noexcept;
+
+  const std::filesystem::path& path() const;
+  int schema_version();
+
+  // Reads <run_dir>/manifest.json and results/benchmark_test_results.json (+ samples/ for telemetry);
+  // a file that is missing, truncated or not valid JSON is an error naming it, and nothing is inserted.
+  IngestOutcome ingest_run(const std::filesystem::path& run_dir, const IngestOptions& options = {});
+
+  std::vector<RunInfo> list_runs();
+  // By numeric id, run key (directory name), a path ending in it, a unique prefix (e.g. the stamp), or
+  // "latest" / "previous". Unknown or ambiguous: an error listing the nearest run keys.
+  RunInfo resolve_run(const std::string& spec);
+  // The run's targets rebuilt from the store (samples included), as the results JSON had them.
+  std::vector<TargetResult> load_run(int64_t run_id);
+  std::vector<std::string> target_ids();
+
+  // Oldest run first. Change points are found per (hardware key, timing mode, variant) series, so a GPU
+  // or mode change is not a "shift".
+  std::vector<HistoryRow> history(const std::string& target, const std::string& hardware_key = "",
+                                  const ChangePointOptions& options = {});
+  std::vector<CompareRow> compare_runs(int64_t run_a, int64_t run_b);
+
+ private:
+  explicit Store(std::unique_ptr<sql::Db> db);
+  std::unique_ptr<sql::Db> db_;
+};
+
+// Up to `limit` names from `names` closest to `query` by edit distance.
+std::vector<std::string> nearest_names(const std::vector<std::string>& names, const std::string& query, size_t limit = 3);
+
+}  // namespace aisp
