@@ -15,10 +15,10 @@ const char* verdict_name(Verdict v) {
   return "?";
 }
 
-Verdict decide_verdict(const Interval& s, double min_speedup, bool any_check_failed) {
+Verdict decide_verdict(const Interval& s, double min_speedup, bool any_check_failed, double noise_floor) {
   if (any_check_failed) return Verdict::invalid;
   if (s.low > min_speedup) return Verdict::faster;
-  if (s.high < 1.0) return Verdict::slower;
+  if (s.high < 1.0 / (1.0 + noise_floor)) return Verdict::slower;
   if (s.low >= 1.0 / min_speedup && s.high <= min_speedup) return Verdict::same;
   return Verdict::inconclusive;
 }

@@ -12,10 +12,12 @@ inline constexpr double kDefaultMinSpeedup = 1.05;
 enum class Verdict { faster, slower, same, inconclusive, invalid };
 const char* verdict_name(Verdict v);
 
-// FASTER: CI low > min_speedup. SLOWER: CI high < 1. SAME: CI inside [1/min_speedup, min_speedup]
-// (any true effect is smaller than the decision band). INCONCLUSIVE: otherwise (the CI straddles a
-// band edge, so more samples could still decide it).
-Verdict decide_verdict(const Interval& speedup, double min_speedup, bool any_check_failed);
+// FASTER: CI low > min_speedup. SLOWER: CI high < 1 / (1 + noise_floor). SAME: CI inside
+// [1/min_speedup, min_speedup] (any true effect is smaller than the decision band). INCONCLUSIVE:
+// otherwise (the CI straddles a band edge, so more samples could still decide it). `noise_floor` is
+// the A/A floor of `aisp bench calibrate` (0.002 = 0.2%): two processes running the same code already
+// differ by that much, so a slowdown inside it is SAME, not SLOWER.
+Verdict decide_verdict(const Interval& speedup, double min_speedup, bool any_check_failed, double noise_floor = 0);
 
 // Status words the seed uses, ordered from best to worst; a target's status is its worst variant's
 // unless a variant succeeded and nothing is worse than failed_no_speedup.

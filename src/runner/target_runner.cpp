@@ -432,7 +432,7 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
     if (a.size() < kMinSamples || b.size() < kMinSamples) return false;
     Interval ci = bootstrap_speedup_ci(a, b, 0.99, 500);
     double band = decision_band(l);
-    bool decided = ci.low > band || ci.high < 1.0 || (ci.low >= 1.0 / band && ci.high <= band);
+    bool decided = ci.low > band || ci.high < 1.0 / (1.0 + opt.noise_floor) || (ci.low >= 1.0 / band && ci.high <= band);
     if (decided)
       l.stop_note = fmt::format("comparison decided after {} samples: 99% CI [{:.4f}, {:.4f}] against the {:.3f}x band",
                                 b.size(), ci.low, ci.high, band);
@@ -563,7 +563,7 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
     if (base.result->memory.peak_mb > 0)
       v.memory_savings_pct = 100.0 * (base.result->memory.peak_mb - v.memory.peak_mb) / base.result->memory.peak_mb;
     bool any_failed = std::any_of(v.checks.begin(), v.checks.end(), [](auto& c) { return !c.passed; });
-    Verdict verdict = decide_verdict(ci, min_speedup, any_failed || v.status == status::invalid);
+    Verdict verdict = decide_verdict(ci, min_speedup, any_failed || v.status == status::invalid, opt.noise_floor);
     v.verdict = verdict_name(verdict);
     if (v.status == status::succeeded) {
       bool memory_goal = out.goal == "memory";

@@ -92,6 +92,11 @@ TEST(Verdict, DecidesFromTheInterval) {
   EXPECT_EQ(decide_verdict({1.0, 0.99, 1.01}, 1.05, false), Verdict::same);
   EXPECT_EQ(decide_verdict({1.05, 1.0, 1.1}, 1.05, false), Verdict::inconclusive);
   EXPECT_EQ(decide_verdict({3.0, 2.9, 3.1}, 1.05, true), Verdict::invalid);  // a failed check beats any speedup
+  // A/A on the H100 put two processes running the same copy 0.03% apart with a CI of [0.9996, 0.9999]:
+  // SLOWER without a noise floor, SAME once the calibrated floor (0.04% there) is applied.
+  EXPECT_EQ(decide_verdict({0.9997, 0.9996, 0.9999}, 1.05, false), Verdict::slower);
+  EXPECT_EQ(decide_verdict({0.9997, 0.9996, 0.9999}, 1.05, false, 0.0004), Verdict::same);
+  EXPECT_EQ(decide_verdict({0.9, 0.89, 0.91}, 1.05, false, 0.0004), Verdict::slower);
 }
 
 TEST(Verdict, TargetStatusAndExitCodes) {
