@@ -1,0 +1,46 @@
+// ch09 cublaslt_gemm_fp8, baseline: the layer in BF16 with cuBLASLt (FP32 accumulation).
+//
+// Technique: one cublasLtMatmul, BF16 x and w straight from the layer's buffers, TN layout (see
+// cublaslt_linear.cuh), 32 MiB workspace, algorithm chosen once in setup(). This is already the fast
+// 16-bit path: wgmma tensor-core kernels at ~80% of the BF16 peak.
+// Why it is the baseline: BF16 tensor cores top out at ~990 TFLOP/s dense on H100 SXM; FP8 E4M3 doubles
+// the MMA rate (~1980 TFLOP/s) and halves operand bytes, at the cost of precision.
+// Expected on Hopper: ~165-185 us per run on H100 SXM (~750-830 TFLOP/s; `aisp hw tc` measured cuBLASLt
+// BF16 at ~800 TFLOP/s).
+#include "cublaslt_gemm_fp8.cuh"
+#include "cublaslt_linear.cuh"
+
+namespace {
+
+class BaselineCublasltGemmFp8 : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return cublaslt_gemm_fp8_workload(); }
+
+  void setup(aisp::Context& ctx) override {
+    declare_cublaslt_gemm_fp8_buffers(ctx);
+    AISP_CUBLAS_CHECK(cublasLtCreate(&handle_));
+    gemm_.create(handle_, {ctx.param("m"), ctx.param("n"), ctx.param("k")}, CUDA_R_16BF, CUDA_R_16BF,
+                 ctx.scratch("lt_workspace", kLtWorkspaceBytes), kLtWorkspaceBytes);
+  }
+
+  void run(aisp::Context& ctx) override {
+    gemm_.run(ctx.stream(), ctx.buffer("x").data, ctx.buffer("w").data, ctx.buffer("y").data);
+  }
+
+  void teardown(aisp::Context&) override {
+    gemm_.destroy();
+    if (handle_) cublasLtDestroy(handle_);
+    handle_ = nullptr;
+  }
+
+  aisp::Tolerance tolerance() const override { return cublaslt_gemm_fp8_tolerance(); }
+  std::string technique() const override { return "cuBLASLt BF16 GEMM, FP32 accumulate"; }
+
+ private:
+  cublasLtHandle_t handle_ = nullptr;
+  LtLinear gemm_;
+};
+
+}  // namespace
+
+AISP_BENCHMARK(BaselineCublasltGemmFp8)
