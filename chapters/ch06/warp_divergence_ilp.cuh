@@ -1,0 +1,36 @@
+// warp_divergence_ilp: a scalar gated recurrence per element, h <- sigmoid(w * (h - 1/2) + x), run for a
+// fixed number of steps (a one-unit RNN cell unrolled in time; each element has its own input x).
+// The sigmoid is the numerically stable one: for z >= 0 it is 1 / (1 + e^-z), for z < 0 it is
+// e^z / (1 + e^z), so exp never overflows. Shared by baseline_warp_divergence_ilp.cu (that definition
+// written as an if/else) and optimized_warp_divergence_ilp.cu (the same two formulas merged into one
+// branch-free path). Both evaluate exactly the same operations for each element, so their outputs are
+// identical bit for bit.
+//
+// Why every warp diverges: with w = 2 the fixed point z* solves z - 2 sigmoid(z) + 1 = x, which is
+// increasing in z and zero at z = 0, so sign(z) = sign(x) once the recurrence settles. x is uniform in
+// [-1, 1), so the two branches are taken by random halves of each warp at every step.
+#pragma once
+#include "aisp/aisp.hpp"
+
+inline constexpr int64_t kDivergenceN = int64_t{1} << 22;  // 4 Mi elements, 16 MiB in and out
+inline constexpr int kDivergenceSteps = 64;                // recurrence steps per element
+inline constexpr float kDivergenceW = 2.0f;
+
+inline aisp::Workload warp_divergence_ilp_workload() {
+  aisp::Workload w;
+  w.params = {{"n", kDivergenceN}, {"steps", kDivergenceSteps}};
+  w.precision = aisp::DType::f32;
+  w.bytes = 2.0 * static_cast<double>(kDivergenceN) * sizeof(float);
+  // Useful work per step: the FMA for z, one exp, one add, one divide = 5 flops (the branch-free path's
+  // minimum); the divergent path issues more, which is the point.
+  w.flops = 5.0 * static_cast<double>(kDivergenceN) * kDivergenceSteps;
+  w.items = static_cast<double>(kDivergenceN) * kDivergenceSteps;
+  w.item_unit = "element-steps";
+  return w;
+}
+
+inline void declare_warp_divergence_ilp_buffers(aisp::Context& ctx) {
+  const int64_t n = ctx.param("n");
+  ctx.input("x", aisp::DType::f32, {n});
+  ctx.output("h", aisp::DType::f32, {n});
+}
