@@ -166,4 +166,12 @@ inline float pattern_value(int64_t i) {
   return static_cast<float>(static_cast<int32_t>(h & 0xffffu) - 32768) / 32768.0f;
 }
 
+// The same idea for GEMM operands: integers in [-4, 4] stored as floats, so products and partial sums of
+// up to 2^19 terms stay exact in fp32 and any summation order gives the same bits (see ch02/cublas.cuh).
+inline float pattern_small_int(int64_t i) {
+  uint32_t h = static_cast<uint32_t>(i) * 2654435761u;
+  h ^= h >> 15;
+  return static_cast<float>(static_cast<int32_t>(h % 9u) - 4);
+}
+
 }  // namespace host_pipeline
