@@ -1,24 +1,25 @@
-// ch07 lookup, baseline: gather straight from the table in global memory.
+// ch07 lookup, baseline: gather the 8 hashed entries straight from global memory (generic path).
 //
-// Technique: `out[i] = table[idx[i]]` with `const float* __restrict__ table`, which already lets nvcc use
-// the read-only path (LDG.E.CONSTANT, what `__ldg` asks for). On Hopper that path and L1 are one and the
-// same 256 KiB cache per SM, so `__ldg` changes nothing here: the table (64 KiB) stays L1/L2-resident and
-// the cost is not DRAM but how L1 serves a divergent gather.
-// Why it is slow: L1 serves a warp's load one 128 B line per wavefront (one tag lookup per cycle). 32
-// random indices into a 512-line table land on ~31 distinct lines, so each warp gather costs ~31 L1
-// cycles where a coalesced load costs 1. 2^24 lookups = 2^19 warp gathers x ~31 = 16 M wavefronts, or
-// ~123 k cycles per SM, ~70 us at 1.75 GHz - longer than the ~45 us the 128 MiB index/output stream needs
-// at HBM speed. The streaming loads and stores also queue behind the gathers in the same L1 pipeline, and
-// each streamed line evicts table lines that the next gather then refetches from L2.
-// Expected on Hopper: L1-wavefront-bound, ~80-110 us per run on H100 SXM (~1.2-1.7 TB/s of useful bytes).
+// Technique: table[hash_h(id)] with a plain `const float*`; the output pointer may alias it as far as the
+// compiler knows, so the loads are ordinary ld.global (LDG.E) through L1, not the read-only path.
+// Why it is slow: L1 serves a warp's load one 128 B line per wavefront, and 32 random indices into a
+// 512-line table land on ~31 distinct lines, so a warp gather costs ~31 L1 wavefronts where a coalesced
+// load costs 1. 2^27 gathers = 2^22 warp gathers x ~31 = 130 M wavefronts, ~985 k per SM - hundreds of
+// microseconds at one or a few lines per cycle - against ~45 us for the 128 MiB id/output stream. The
+// streamed id lines also pass through the same L1 and evict table lines, which then come from L2.
+// Expected on Hopper: L1-bound, several times the HBM time: ~150-400 us per run on H100 SXM.
 #include "lookup.cuh"
 
 namespace {
 
+struct GlobalGather {
+  const float* table;
+  __device__ float operator()(uint32_t i) const { return table[i]; }
+};
+
 __global__ void __launch_bounds__(kLookupThreads)
-    lookup_global_kernel(const float* __restrict__ table, const int32_t* __restrict__ idx,
-                         float* __restrict__ out, int64_t n) {
-  lookup_stream(table, idx, out, n);
+    lookup_global_kernel(const float* table, const int32_t* ids, float* out, int64_t n) {  // no __restrict__
+  lookup_stream(GlobalGather{table}, ids, out, n);
 }
 
 class BaselineLookup : public aisp::Benchmark {
@@ -27,16 +28,15 @@ class BaselineLookup : public aisp::Benchmark {
   void setup(aisp::Context& ctx) override { declare_lookup_buffers(ctx); }
 
   void run(aisp::Context& ctx) override {
-    const int64_t n = ctx.param("n");
-    const int32_t* idx = ctx.buffer("idx").as<const int32_t>();
+    const int32_t* ids = ctx.buffer("ids").as<const int32_t>();
     float* out = ctx.buffer("out").as<float>();
-    check_lookup_shape(n, idx, out);
+    check_lookup_shape(ctx, ids, out);
     lookup_global_kernel<<<lookup_grid(ctx), kLookupThreads, 0, ctx.stream()>>>(
-        ctx.buffer("table").as<const float>(), idx, out, n);
+        ctx.buffer("table").as<const float>(), ids, out, ctx.param("n"));
     AISP_LAUNCH_CHECK();
   }
 
-  std::string technique() const override { return "gather from global memory (L1 / read-only path)"; }
+  std::string technique() const override { return "8 hashed gathers per id from global memory (generic LDG)"; }
 };
 
 }  // namespace

@@ -12,7 +12,7 @@
 // ch07:copy_scalar - but needs all 2048 threads per SM to do it; here 2 threads per SM do, leaving the
 // rest of a real kernel's warps free for math, which is why TMA feeds Hopper's GEMM/attention mainloops.)
 // Expected on Hopper: ~2.9-3.0 TB/s read + write on H100 SXM (the copy-engine ceiling measured by
-// `aisp hw memory` is ~3.0 TB/s), ~85-90 us for 256 MiB, ~1.2x over the plain copy.
+// `aisp hw memory` is ~3.0 TB/s), ~45-48 us for 128 MiB, ~1.2x over the plain copy.
 #include <cstdint>
 #include <stdexcept>
 

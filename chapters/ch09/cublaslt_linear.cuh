@@ -6,13 +6,15 @@
 // as the col-major K x M matrix "B" taken as is: TN, the one layout cuBLASLt's FP8 kernels accept on
 // Hopper (A transposed, B not), and a fast one for 16-bit types too.
 //
-// Everything that allocates or searches (descriptors, layouts, the heuristic query) happens in create(),
-// called from setup(); run() is one cublasLtMatmul on the harness stream, capturable into a graph.
+// Everything that allocates or searches (descriptors, layouts, the heuristic query, a trial call that
+// picks a candidate the library accepts) happens in create() and select(), called from setup(); run() is
+// one cublasLtMatmul on the harness stream, capturable into a graph.
 #pragma once
 #include <cublasLt.h>
 
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 
 #include "aisp/aisp.hpp"
 
@@ -46,21 +48,36 @@ class LtLinear {
     AISP_CUBLAS_CHECK(cublasLtMatmulPreferenceCreate(&pref));
     AISP_CUBLAS_CHECK(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
                                                            &workspace_bytes_, sizeof(workspace_bytes_)));
-    cublasLtMatmulHeuristicResult_t result{};
-    int found = 0;
+    found_ = 0;
     const cublasStatus_t st =
-        cublasLtMatmulAlgoGetHeuristic(handle_, op_, a_, b_, d_, d_, pref, 1, &result, &found);
+        cublasLtMatmulAlgoGetHeuristic(handle_, op_, a_, b_, d_, d_, pref, kCandidates, candidates_, &found_);
     cublasLtMatmulPreferenceDestroy(pref);
     AISP_CUBLAS_CHECK(st);
-    if (found == 0) throw std::runtime_error("cuBLASLt: no algorithm for this GEMM on this device");
-    algo_ = result.algo;
+    if (found_ == 0) throw std::runtime_error("cuBLASLt: no algorithm for this GEMM on this device");
+  }
+
+  // Picks the first heuristic candidate that cublasLtMatmul accepts with these very buffers, by running it
+  // once on `stream` (from setup(), untimed; it writes y, which the harness poisons before checked runs).
+  // The heuristic judges descriptors only; an argument check at call time (pointer alignment, in-place
+  // C == D) can still refuse a candidate, and that must surface here, not in a timed run.
+  void select(cudaStream_t stream, const void* x, const void* w, void* y) {
+    std::string refused;
+    for (const bool c_is_d : {true, false}) {  // second pass: C = nullptr (beta = 0 never reads C)
+      for (int i = 0; i < found_; ++i) {
+        algo_ = candidates_[i].algo;
+        c_is_d_ = c_is_d;
+        const cublasStatus_t st = call(stream, x, w, y);
+        if (st == CUBLAS_STATUS_SUCCESS) return;
+        refused += std::string(" [") + (c_is_d ? "C=D" : "C=null") + " #" + std::to_string(i) + ": " +
+                   cublasGetStatusName(st) + "]";
+      }
+    }
+    throw std::runtime_error("cuBLASLt refused every heuristic candidate:" + refused);
   }
 
   // y = x * w^T (beta = 0: C is not read; D is y).
   void run(cudaStream_t stream, const void* x, const void* w, void* y) const {
-    const float alpha = 1.0f, beta = 0.0f;
-    AISP_CUBLAS_CHECK(cublasLtMatmul(handle_, op_, &alpha, w, a_, x, b_, &beta, y, d_, y, d_, &algo_, workspace_,
-                                     workspace_bytes_, stream));
+    AISP_CUBLAS_CHECK(call(stream, x, w, y));
   }
 
   void destroy() {
@@ -73,10 +90,20 @@ class LtLinear {
   }
 
  private:
+  cublasStatus_t call(cudaStream_t stream, const void* x, const void* w, void* y) const {
+    const float alpha = 1.0f, beta = 0.0f;
+    return cublasLtMatmul(handle_, op_, &alpha, w, a_, x, b_, &beta, c_is_d_ ? y : nullptr, d_, y, d_, &algo_,
+                          workspace_, workspace_bytes_, stream);
+  }
+
   cublasLtHandle_t handle_ = nullptr;
   cublasLtMatmulDesc_t op_ = nullptr;
   cublasLtMatrixLayout_t a_ = nullptr, b_ = nullptr, d_ = nullptr;
   cublasLtMatmulAlgo_t algo_{};
+  static constexpr int kCandidates = 8;
+  cublasLtMatmulHeuristicResult_t candidates_[kCandidates]{};
+  int found_ = 0;
+  bool c_is_d_ = true;
   void* workspace_ = nullptr;
   size_t workspace_bytes_ = 0;
 };

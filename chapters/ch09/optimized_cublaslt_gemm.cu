@@ -24,6 +24,7 @@ class OptimizedCublasltGemm : public aisp::Benchmark {
     AISP_CUBLAS_CHECK(cublasLtCreate(&handle_));
     gemm_.create(handle_, {ctx.param("m"), ctx.param("n"), ctx.param("k")}, CUDA_R_16BF, CUDA_R_16BF,
                  ctx.scratch("lt_workspace", kLtWorkspaceBytes), kLtWorkspaceBytes);
+    gemm_.select(ctx.stream(), ctx.buffer("x").data, ctx.buffer("w").data, ctx.buffer("y").data);
   }
 
   void run(aisp::Context& ctx) override {
