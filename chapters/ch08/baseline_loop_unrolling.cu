@@ -1,0 +1,44 @@
+// ch08 loop_unrolling, baseline: the row loop kept rolled (#pragma unroll 1).
+//
+// Technique: `for (r = 0; r < rows; ++r) sum += in[r * cols + c];` with the unroll count pinned to 1
+// (nvcc would unroll this small loop by 4 on its own; pinning it shows the rolled loop the source
+// describes, as it runs when the body is too large for the compiler's heuristics).
+// Why it is slow: each iteration issues one load and immediately needs its value for the add, so a thread
+// has exactly one 4-byte load in flight and waits a full HBM round trip (~0.6 us under load) per row.
+// With 16384 threads, 16384 x 4 B = 64 KB is in flight for the whole GPU - Little's law then allows
+// ~0.1 TB/s, a few percent of HBM3's 3.35 TB/s. The loop overhead (compare, branch, pointer bump)
+// is irrelevant next to that.
+// Expected on Hopper: ~2048 rows x ~0.6 us ~ 1.2 ms per run.
+#include "loop_unrolling.cuh"
+
+namespace {
+
+__global__ void column_sum_rolled_kernel(const float* __restrict__ in, float* __restrict__ out, int64_t rows,
+                                         int64_t cols) {
+  const int64_t c = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (c >= cols) return;
+  float sum = 0.0f;
+#pragma unroll 1
+  for (int64_t r = 0; r < rows; ++r) sum += in[r * cols + c];
+  out[c] = sum;
+}
+
+class BaselineLoopUnrolling : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return loop_unrolling_workload(); }
+  void setup(aisp::Context& ctx) override { declare_loop_unrolling_buffers(ctx); }
+
+  void run(aisp::Context& ctx) override {
+    const int64_t rows = ctx.param("rows"), cols = ctx.param("cols");
+    constexpr int kThreads = 256;
+    column_sum_rolled_kernel<<<static_cast<unsigned>((cols + kThreads - 1) / kThreads), kThreads, 0, ctx.stream()>>>(
+        ctx.buffer("in").as<const float>(), ctx.buffer("out").as<float>(), rows, cols);
+    AISP_LAUNCH_CHECK();
+  }
+
+  std::string technique() const override { return "rolled loop: one load in flight per thread"; }
+};
+
+}  // namespace
+
+AISP_BENCHMARK(BaselineLoopUnrolling)

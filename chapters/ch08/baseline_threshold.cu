@@ -1,0 +1,51 @@
+// ch08 threshold, baseline: the shrinkage operator written with branches.
+//
+// Technique: the textbook case analysis, per element per step:
+//   if (v > lambda) v -= lambda; else if (v < -lambda) v += lambda; else v = 0;
+// Why it is slow: x is uniform in [-1, 1), so lanes of a warp fall into all three cases at every step. nvcc
+// does not leave real branches here - the bodies are tiny, so it if-converts them (PTX: two setp, two
+// adds, two selp per step) - but that is exactly the cost: both candidate results and both comparisons are
+// computed for every lane and two selects pick one, ~7 instructions per step (FFMA, 2 FSETP, 2 FADD,
+// 2 FSEL) with a 4-deep dependent chain. The kernel is issue-bound (16 MiB of traffic against ~1.1 G
+// element-steps), so instructions per step set the time.
+// Expected on Hopper: ~7 instructions x 4 Mi x 256 / 32 lanes over 528 schedulers at 1.98 GHz ~ 0.22 ms.
+#include "threshold.cuh"
+
+namespace {
+
+__global__ void shrink_branchy_kernel(const float* __restrict__ x, float* __restrict__ v_out, int64_t n) {
+  const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const float xi = x[i];
+  float v = 0.0f;
+  for (int s = 0; s < kThresholdSteps; ++s) {
+    v = fmaf(kThresholdDecay, v, xi);
+    if (v > kThresholdLambda)
+      v -= kThresholdLambda;
+    else if (v < -kThresholdLambda)
+      v += kThresholdLambda;
+    else
+      v = 0.0f;
+  }
+  v_out[i] = v;
+}
+
+class BaselineThreshold : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return threshold_workload(); }
+  void setup(aisp::Context& ctx) override { declare_threshold_buffers(ctx); }
+
+  void run(aisp::Context& ctx) override {
+    const int64_t n = ctx.param("n");
+    constexpr int kThreads = 256;
+    shrink_branchy_kernel<<<static_cast<unsigned>((n + kThreads - 1) / kThreads), kThreads, 0, ctx.stream()>>>(
+        ctx.buffer("x").as<const float>(), ctx.buffer("v").as<float>(), n);
+    AISP_LAUNCH_CHECK();
+  }
+
+  std::string technique() const override { return "if/else shrinkage (compiled to compare + select chains)"; }
+};
+
+}  // namespace
+
+AISP_BENCHMARK(BaselineThreshold)

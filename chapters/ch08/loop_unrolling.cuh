@@ -1,0 +1,32 @@
+// loop_unrolling: column sums of a tall rows x cols float matrix, out[c] = sum over r of in[r][c] - the
+// reduction over the batch dimension behind a bias gradient or a batch-norm mean. One thread per
+// column (lanes on adjacent columns, so every load of a warp is one 128 B line) walks down the rows.
+// Shared by baseline_loop_unrolling.cu (the row loop kept rolled) and optimized_loop_unrolling.cu
+// (unrolled by 8). Both add the rows in the same order into one accumulator, so their outputs are
+// identical bit for bit: unrolling changes when loads are issued, not the arithmetic.
+#pragma once
+#include "aisp/aisp.hpp"
+
+// 2048 x 16384 floats = 128 MiB read per run. Only 16384 threads (64 blocks of 256, ~half the SMs
+// with one block each) exist: the shape of a reduction with a long reduced axis and a narrow output,
+// where per-thread memory-level parallelism is all there is.
+inline constexpr int64_t kUnrollRows = 2048;
+inline constexpr int64_t kUnrollCols = 16384;
+
+inline aisp::Workload loop_unrolling_workload() {
+  const double n = static_cast<double>(kUnrollRows) * kUnrollCols;
+  aisp::Workload w;
+  w.params = {{"rows", kUnrollRows}, {"cols", kUnrollCols}};
+  w.precision = aisp::DType::f32;
+  w.bytes = n * sizeof(float) + static_cast<double>(kUnrollCols) * sizeof(float);
+  w.flops = n;
+  w.items = n;
+  w.item_unit = "elements";
+  return w;
+}
+
+inline void declare_loop_unrolling_buffers(aisp::Context& ctx) {
+  const int64_t rows = ctx.param("rows"), cols = ctx.param("cols");
+  ctx.input("in", aisp::DType::f32, {rows, cols});
+  ctx.output("out", aisp::DType::f32, {cols});
+}

@@ -1,0 +1,47 @@
+// ch08 threshold, optimized: the shrinkage operator written branch-free.
+//
+// Technique: S(v) = copysign(fmax(|v| - lambda, 0), v). The absolute value is a free operand modifier
+// on the subtraction, fmax is one FMNMX, copysign one LOP3 (take the magnitude bits of one value and the
+// sign bit of the other): ~4 instructions per step (FFMA, FADD, FMNMX, LOP3) instead of ~7, and no
+// predicates at all. The three cases collapse because the operator is symmetric in v.
+// Why it is faster: the loop is issue-bound, so fewer instructions per step is directly less time; the
+// dependent chain stays 4 deep, which 16 warps per scheduler hide easily.
+// Same values as the branchy form: for v > lambda both compute v - lambda; for v < -lambda,
+// -(|v| - lambda) rounds exactly like v + lambda (round-to-nearest is symmetric); in between both give
+// zero (here possibly -0.0, equal to +0.0 as a number).
+// Expected on Hopper: ~1.5-1.7x faster (~0.13-0.15 ms).
+#include "threshold.cuh"
+
+namespace {
+
+__global__ void shrink_branch_free_kernel(const float* __restrict__ x, float* __restrict__ v_out, int64_t n) {
+  const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const float xi = x[i];
+  float v = 0.0f;
+  for (int s = 0; s < kThresholdSteps; ++s) {
+    v = fmaf(kThresholdDecay, v, xi);
+    v = copysignf(fmaxf(fabsf(v) - kThresholdLambda, 0.0f), v);
+  }
+  v_out[i] = v;
+}
+
+class OptimizedThreshold : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return threshold_workload(); }
+  void setup(aisp::Context& ctx) override { declare_threshold_buffers(ctx); }
+
+  void run(aisp::Context& ctx) override {
+    const int64_t n = ctx.param("n");
+    constexpr int kThreads = 256;
+    shrink_branch_free_kernel<<<static_cast<unsigned>((n + kThreads - 1) / kThreads), kThreads, 0, ctx.stream()>>>(
+        ctx.buffer("x").as<const float>(), ctx.buffer("v").as<float>(), n);
+    AISP_LAUNCH_CHECK();
+  }
+
+  std::string technique() const override { return "branch-free shrinkage: copysign(fmax(|v| - l, 0), v)"; }
+};
+
+}  // namespace
+
+AISP_BENCHMARK(OptimizedThreshold)
