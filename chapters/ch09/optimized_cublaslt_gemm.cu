@@ -9,7 +9,7 @@
 // tiles, each operand element reused ~128 times from shared memory).
 // Expected on Hopper: at 8.6 GFLOP the call is short enough that fixed costs show: ~15-25 us (~350-550
 // TFLOP/s; `aisp hw tc` measured cuBLASLt at ~800 TFLOP/s BF16 on large shapes), i.e. ~30-50x over the
-// CUDA-core kernel.
+// CUDA-core kernel. Measured: 17.1 us (503 TFLOP/s, 51% of the dense BF16 peak), 71x.
 #include "cublaslt_gemm.cuh"
 #include "cublaslt_linear.cuh"
 

@@ -13,6 +13,7 @@
 // enough, because the 64 independent accumulators give each warp ample ILP.
 // Expected on Hopper: ~25-35 TFLOP/s on H100 SXM (~40-50% of FP32 peak; cuBLAS SGEMM reaches ~75%
 // with double-buffered smem and warp tiling), ~0.5-0.7 ms, ~2-3x over the one-output-per-thread kernel.
+// Measured: 454 us (37.9 TFLOP/s, 57% of the FP32 peak), 4.0x.
 #include "micro_tiling_matmul.cuh"
 
 namespace {
