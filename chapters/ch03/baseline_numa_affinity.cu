@@ -21,14 +21,14 @@ class BaselineNumaAffinity : public aisp::Benchmark {
     declare_staged_h2d_buffers(ctx);
     src_ = make_pageable_source(ctx.param("n"));
     uploaded_ = static_cast<float*>(ctx.scratch("uploaded", ctx.param("n") * sizeof(float)));
-    uploader_ = std::make_unique<StagedUploader>(StagedUploader::Placement{});
+    uploader_ = std::make_unique<StagedUploader>(StagedUploader::Geometry{}, StagedUploader::Placement{});
     log_numa_setup("baseline", gpu_locality(ctx.device().ordinal), *uploader_, false);
   }
 
   void run(aisp::Context& ctx) override {
     cudaStream_t s = ctx.stream();
     host_pipeline::open_host_window(s, "numa_affinity (unaware)");
-    uploader_->upload(reinterpret_cast<char*>(uploaded_), reinterpret_cast<const char*>(src_.get()),
+    uploader_->upload_from(reinterpret_cast<char*>(uploaded_), reinterpret_cast<const char*>(src_.get()),
                       ctx.param("n") * sizeof(float), s);
     launch_staged_add(ctx, uploaded_);
   }

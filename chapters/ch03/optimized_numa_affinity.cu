@@ -27,14 +27,14 @@ class OptimizedNumaAffinity : public aisp::Benchmark {
     placement.cpus = g.local_cpus;  // empty (unknown) leaves the threads floating
     const bool bind = g.host_numa_nodes > 1 && g.numa_node >= 0;
     if (bind) placement.numa_node = g.numa_node;
-    uploader_ = std::make_unique<StagedUploader>(placement);
+    uploader_ = std::make_unique<StagedUploader>(StagedUploader::Geometry{}, placement);
     log_numa_setup("optimized", g, *uploader_, bind);
   }
 
   void run(aisp::Context& ctx) override {
     cudaStream_t s = ctx.stream();
     host_pipeline::open_host_window(s, "numa_affinity (GPU-local)");
-    uploader_->upload(reinterpret_cast<char*>(uploaded_), reinterpret_cast<const char*>(src_.get()),
+    uploader_->upload_from(reinterpret_cast<char*>(uploaded_), reinterpret_cast<const char*>(src_.get()),
                       ctx.param("n") * sizeof(float), s);
     launch_staged_add(ctx, uploaded_);
   }
