@@ -1,0 +1,209 @@
+// storage_cpu: loading a 16 MiB tensor file into GPU memory, then
+//   out = file_data + in
+// on the device, so the output checks every byte that was loaded and follows the harness's fresh
+// inputs. Shared by baseline_storage_cpu.cu (read() the whole file into a pageable buffer, then a
+// blocking copy), optimized_storage_cpu.cu (4 threads pread() 1 MiB chunks into a ring of pinned slots
+// while the copy engine drains the filled ones: ch03's StagedUploader with a file as the source) and
+// optimized_storage_cpu_odirect.cu (the same pipeline reading with O_DIRECT).
+//
+// The file: created in setup() under $TMPDIR (else /tmp) with fixed contents, fsync'ed, opened, and
+// unlinked at once, so it disappears when the worker exits however it exits. We may not drop the page
+// cache, and a file just written is cached: the buffered variants therefore measure the CACHED path
+// (page cache -> user buffer -> GPU), which is what repeated epochs over a dataset that fits in RAM see.
+// O_DIRECT bypasses the page cache by definition, so the _odirect variant reads from the storage device
+// on every run: it measures the uncached path, on this machine's disk, against a cached baseline, and
+// wins only where the device outruns one core copying from the page cache. Where the file system
+// refuses O_DIRECT (tmpfs on older kernels), that variant falls back to buffered reads and says so in
+// its technique line and the worker log.
+#pragma once
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "../ch03/staging_ring.hpp"
+#include "aisp/aisp.hpp"
+
+// 4 Mi floats = 16 MiB: ~2-3 ms for the synchronous baseline on a typical host.
+inline constexpr int64_t kStorageN = int64_t{1} << 22;
+inline constexpr size_t kStorageChunkBytes = size_t{1} << 20;  // pipeline chunk (a multiple of any O_DIRECT block size)
+
+inline aisp::Workload storage_cpu_workload() {
+  const double bytes = static_cast<double>(kStorageN) * sizeof(float);
+  aisp::Workload w;
+  w.params = {{"n", kStorageN}};
+  w.precision = aisp::DType::f32;
+  w.bytes = 4.0 * bytes;  // device memory: loaded data written and read once, `in` read, `out` written
+  w.flops = static_cast<double>(kStorageN);
+  w.items = bytes;  // bytes loaded from the file
+  w.item_unit = "file bytes";
+  return w;
+}
+
+inline void declare_storage_cpu_buffers(aisp::Context& ctx) {
+  const int64_t n = ctx.param("n");
+  ctx.input("in", aisp::DType::f32, {n});
+  ctx.output("out", aisp::DType::f32, {n});
+}
+
+inline std::string storage_dir() {
+  const char* t = std::getenv("TMPDIR");
+  return t && *t ? t : "/tmp";
+}
+
+// pread until `len` bytes are in (a regular file may return short reads); EOF early is an error.
+inline void read_fully(int fd, char* dst, size_t len, size_t offset) {
+  while (len > 0) {
+    const ssize_t got = pread(fd, dst, len, static_cast<off_t>(offset));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0)
+      throw std::runtime_error(std::string("storage_cpu: pread failed: ") + (got < 0 ? std::strerror(errno) : "EOF"));
+    dst += got;
+    len -= static_cast<size_t>(got);
+    offset += static_cast<size_t>(got);
+  }
+}
+
+// The data file (see the file comment). Contents: float i = pattern_value(i).
+class TempDataFile {
+ public:
+  TempDataFile(int64_t n_floats, bool want_direct) : bytes_(static_cast<size_t>(n_floats) * sizeof(float)) {
+    std::string path = storage_dir() + "/aisp_storage_cpu_XXXXXX";
+    std::vector<char> name(path.begin(), path.end());
+    name.push_back('\0');
+    const int wfd = mkstemp(name.data());
+    if (wfd < 0) throw std::runtime_error("storage_cpu: cannot create a file in " + storage_dir() + ": " + std::strerror(errno));
+    path.assign(name.data());
+    try {
+      std::vector<float> block(kStorageChunkBytes / sizeof(float));
+      for (int64_t first = 0; first < n_floats; first += static_cast<int64_t>(block.size())) {
+        const int64_t count = std::min<int64_t>(static_cast<int64_t>(block.size()), n_floats - first);
+        for (int64_t i = 0; i < count; ++i) block[i] = host_pipeline::pattern_value(first + i);
+        const char* p = reinterpret_cast<const char*>(block.data());
+        size_t left = static_cast<size_t>(count) * sizeof(float);
+        while (left > 0) {
+          const ssize_t put = write(wfd, p, left);
+          if (put < 0 && errno == EINTR) continue;
+          if (put <= 0) throw std::runtime_error(std::string("storage_cpu: write failed: ") + std::strerror(errno));
+          p += put;
+          left -= static_cast<size_t>(put);
+        }
+      }
+      if (fsync(wfd) != 0) throw std::runtime_error(std::string("storage_cpu: fsync failed: ") + std::strerror(errno));
+      buffered_fd_ = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+      if (buffered_fd_ < 0) throw std::runtime_error(std::string("storage_cpu: open failed: ") + std::strerror(errno));
+      if (want_direct) {
+        direct_fd_ = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_DIRECT);
+        if (direct_fd_ < 0) direct_error_ = std::strerror(errno);
+      }
+    } catch (...) {
+      close(wfd);
+      unlink(path.c_str());
+      if (buffered_fd_ >= 0) close(buffered_fd_);
+      throw;
+    }
+    close(wfd);
+    unlink(path.c_str());  // the open descriptors keep the data alive; nothing is left behind on exit
+  }
+  TempDataFile(const TempDataFile&) = delete;
+  TempDataFile& operator=(const TempDataFile&) = delete;
+  ~TempDataFile() {
+    if (buffered_fd_ >= 0) close(buffered_fd_);
+    if (direct_fd_ >= 0) close(direct_fd_);
+  }
+
+  size_t bytes() const { return bytes_; }
+  int buffered_fd() const { return buffered_fd_; }
+  int direct_fd() const { return direct_fd_; }  // -1 if the file system refused O_DIRECT
+  const std::string& direct_error() const { return direct_error_; }
+
+ private:
+  size_t bytes_;
+  int buffered_fd_ = -1, direct_fd_ = -1;
+  std::string direct_error_;
+};
+
+// For technique(), which runs before setup(): does the file system under storage_dir() take O_DIRECT?
+inline bool storage_dir_takes_odirect() {
+  std::string path = storage_dir() + "/aisp_odirect_probe_XXXXXX";
+  std::vector<char> name(path.begin(), path.end());
+  name.push_back('\0');
+  const int fd = mkstemp(name.data());
+  if (fd < 0) return false;
+  close(fd);
+  const int dfd = open(name.data(), O_RDONLY | O_DIRECT);
+  unlink(name.data());
+  if (dfd < 0) return false;
+  close(dfd);
+  return true;
+}
+
+__global__ void file_plus_input_kernel(const float4* __restrict__ loaded, const float4* __restrict__ in,
+                                       float4* __restrict__ out, int64_t n4) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n4; i += int64_t(gridDim.x) * blockDim.x) {
+    const float4 a = loaded[i], b = in[i];
+    out[i] = make_float4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w);
+  }
+}
+
+inline void launch_file_plus_input(aisp::Context& ctx, const float* loaded) {
+  const int64_t n = ctx.param("n");
+  if (n % 4 != 0) throw std::runtime_error("storage_cpu: n must be a multiple of 4");
+  const aisp::DeviceInfo& dev = ctx.device();
+  const unsigned grid = static_cast<unsigned>((dev.sm_count > 0 ? dev.sm_count : 132) * 8);
+  file_plus_input_kernel<<<grid, 256, 0, ctx.stream()>>>(reinterpret_cast<const float4*>(loaded),
+                                                         ctx.buffer("in").as<const float4>(),
+                                                         ctx.buffer("out").as<float4>(), n / 4);
+  AISP_LAUNCH_CHECK();
+}
+
+// The two pipelined variants: file -> (4 threads, pread) -> 6 pinned 1 MiB slots -> DMA -> device.
+class StorageCpuPipeline : public aisp::Benchmark {
+ public:
+  explicit StorageCpuPipeline(bool direct) : direct_(direct) {}
+  aisp::Workload workload() const override { return storage_cpu_workload(); }
+
+  void setup(aisp::Context& ctx) override {
+    declare_storage_cpu_buffers(ctx);
+    file_ = std::make_unique<TempDataFile>(ctx.param("n"), direct_);
+    fd_ = direct_ && file_->direct_fd() >= 0 ? file_->direct_fd() : file_->buffered_fd();
+    loaded_ = static_cast<float*>(ctx.scratch("loaded", file_->bytes()));
+    StagedUploader::Geometry geo;
+    geo.chunk_bytes = kStorageChunkBytes;
+    uploader_ = std::make_unique<StagedUploader>(geo, StagedUploader::Placement{});
+    std::printf("[ch05 storage_cpu %s] file under %s, %zu MiB, reads %s\n", direct_ ? "odirect" : "buffered",
+                storage_dir().c_str(), file_->bytes() >> 20,
+                fd_ == file_->direct_fd() ? "with O_DIRECT (uncached: from the storage device)"
+                : direct_ ? ("buffered: O_DIRECT refused (" + file_->direct_error() + ")").c_str()
+                          : "buffered (page cache: the file was just written, so it is cached)");
+    std::fflush(stdout);
+  }
+
+  void run(aisp::Context& ctx) override {
+    cudaStream_t s = ctx.stream();
+    host_pipeline::open_host_window(s, "storage_cpu (pipelined)");
+    const int fd = fd_;
+    uploader_->upload(reinterpret_cast<char*>(loaded_), file_->bytes(), s,
+                      [fd](char* slot, size_t off, size_t len) { read_fully(fd, slot, len, off); });
+    launch_file_plus_input(ctx, loaded_);
+  }
+
+  void teardown(aisp::Context&) override {
+    uploader_.reset();
+    file_.reset();
+  }
+
+ private:
+  bool direct_;
+  std::unique_ptr<TempDataFile> file_;
+  int fd_ = -1;
+  float* loaded_ = nullptr;
+  std::unique_ptr<StagedUploader> uploader_;
+};
