@@ -3,7 +3,8 @@
 # The CUDA toolkit (nvcc, cudart, cuBLAS, CUPTI) is expected at /usr/local/cuda.
 set -euo pipefail
 packages=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libfmt-dev libsqlite3-dev libcpp-httplib-dev
-          googletest libgtest-dev libbenchmark-dev)
+          googletest libgtest-dev libbenchmark-dev
+          chromium)  # headless browser: the report-rendering test (tests/e2e/analysis_report_render.sh)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

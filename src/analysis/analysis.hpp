@@ -91,14 +91,20 @@ struct RooflineCeilings {
 };
 RooflineCeilings roofline_ceilings(const Hardware& hw, const std::string& precision);
 
-// Energy of one run() of a variant, from NVML energy counters in the telemetry. `present` is false (and
-// `why` says so) when the run recorded no energy.
+// Energy of one run() of a variant, from NVML energy counters. `present` is false (and `why` says so) when
+// the run recorded no energy. Sources, first found wins: the variant's "energy" summary the harness writes
+// (core/energy.hpp: board energy over the timed blocks; in cold mode an estimate, see gpu_busy_fraction),
+// then per-run energy series in the telemetry (energy_per_run_j/_mj, or energy_j/_mj with energy_runs).
 struct Energy {
   bool present = false;
   double joules_per_run = kNaN, avg_power_w = kNaN;
+  double gpu_busy_fraction = kNaN;  // GPU event time / wall time of the blocks the energy was read over
   std::string source, why;
 };
 Energy energy_of(const Telemetry& t, const std::string& target, const std::string& variant, double median_ms);
+// From the harness's per-variant energy summary ({"joules", "wall_s", "gpu_busy_s", "mean_power_w",
+// "joules_per_run", "method"}); present=false when `summary` is not such an object.
+Energy energy_from_summary(const json& summary);
 
 // One measured variant (the baseline included) with everything the analyses derive from it.
 struct VariantRow {
@@ -108,6 +114,7 @@ struct VariantRow {
   std::string unusable_reason;  // when !usable
   double median_ms = kNaN, p99_ms = kNaN, rel_noise = kNaN;
   int64_t samples = 0;
+  double flops = kNaN, bytes = kNaN, items = kNaN;  // per run(), as the workload declares them (NaN: not declared)
   double speedup = kNaN, ci_low = kNaN, ci_high = kNaN;  // 1 for the baseline
   double peak_mb = kNaN, allocated_mb = kNaN, memory_savings_pct = kNaN;
   double items_per_s = kNaN, bytes_per_s = kNaN, flops_per_s = kNaN;
@@ -157,7 +164,8 @@ std::vector<Tradeoff> tradeoffs(const std::vector<VariantRow>& rows);
 struct Recommendation {
   std::string goal, target, variant, why;
 };
-// goal: "speed" | "memory" | "throughput" | "latency" | "balanced" | "" (every goal).
+// Per target, the variant to pick for a goal. goal: "speed" (highest CI lower end among FASTER variants),
+// "latency" (lowest p99), "memory" (lowest peak memory among variants that are not SLOWER), "" (all three).
 std::vector<Recommendation> recommendations(const std::vector<VariantRow>& rows, const std::string& goal = "");
 
 struct Analysis {
@@ -344,6 +352,8 @@ struct ReportOptions {
   std::string title = "aisp benchmark report";
   std::string author;
   size_t top_n = 20;
+  std::optional<PriceTable> prices;         // adds a cost section
+  std::optional<TagVocabulary> vocabulary;  // adds a stacking section
 };
 // One self-contained HTML file: inline CSS and SVG charts, no script, no external resource.
 std::string render_html(const Dataset& d, const ReportOptions& o = {});

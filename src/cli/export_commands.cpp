@@ -1,11 +1,12 @@
-// `aisp bench export <run dir | results json> --format nvbench|gbench [-o FILE]`: a finished run in
+// `aisp bench export <run dir | results json> --format nvbench|gbench|csv|json|html [-o FILE]`: a finished run in
 // another harness's JSON so its comparison tool (nvbench_compare.py, Google Benchmark's compare.py)
-// can read it. The conversion itself is src/report/exports.cpp.
+// can read it (src/report/exports.cpp), or in aisp's own analysed forms (src/analysis, via cli/analysis_commands).
 #include <fmt/format.h>
 
 #include <filesystem>
 #include <iostream>
 
+#include "cli/analysis_commands.hpp"
 #include "cli/export_commands.hpp"
 #include "core/json_io.hpp"
 #include "report/exports.hpp"
@@ -38,6 +39,10 @@ json manifest_for(const fs::path& results) {
 }
 
 int export_command(const ExportArgs& a) {
+  if (a.format == "csv" || a.format == "json" || a.format == "html") {  // aisp's own forms (src/analysis)
+    export_analysis(a.input, a.format, a.output);
+    return 0;
+  }
   fs::path file = results_file(a.input);
   std::vector<TargetResult> targets;
   try {
@@ -65,10 +70,13 @@ int export_command(const ExportArgs& a) {
 void add_export_commands(CLI::App& bench) {
   static ExportArgs a;
   auto* exp = bench.add_subcommand(
-      "export", "A run's results as NVBench JSON (for nvbench_compare.py) or Google Benchmark JSON (for compare.py)");
+      "export", "A run's results as NVBench JSON (for nvbench_compare.py), Google Benchmark JSON (for compare.py), "
+                "or aisp's CSV / analysis JSON / HTML report");
   exp->add_option("input", a.input, "Run directory (artifacts/runs/<id>) or its results/benchmark_test_results.json")
       ->required();
-  exp->add_option("--format", a.format, "nvbench or gbench")->required()->check(CLI::IsMember({"nvbench", "gbench"}));
+  exp->add_option("--format", a.format, "nvbench | gbench | csv (one row per variant with derived figures) | json "
+                                        "(the analysis document) | html (the self-contained report)")
+      ->required()->check(CLI::IsMember({"nvbench", "gbench", "csv", "json", "html"}));
   exp->add_option("-o,--output", a.output, "Write here (atomically) instead of stdout");
   exp->add_flag("--samples-as-repetitions", a.samples_as_repetitions,
                 "gbench: one iteration entry per raw sample, so compare.py can run its U test");

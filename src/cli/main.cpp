@@ -5,6 +5,7 @@
 #include <csignal>
 #include <iostream>
 
+#include "cli/analysis_commands.hpp"
 #include "cli/bench_commands.hpp"
 #include "cli/export_commands.hpp"
 #include "cli/info_commands.hpp"
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
   aisp::add_bench_commands(app);
   aisp::add_export_commands(*app.get_subcommand("bench"));
   aisp::add_expectation_commands(*app.get_subcommand("bench"));
+  aisp::add_analysis_commands(*app.get_subcommand("bench"));
   aisp::add_info_commands(app);
 #ifdef AISP_HAVE_PROBES
   aisp::add_hw_commands(app);
