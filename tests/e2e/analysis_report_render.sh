@@ -20,7 +20,7 @@ svgs=$(grep -o '<svg' "$tmp/report.html" | wc -l)
 [ "$svgs" -ge 5 ] || fail "expected >= 5 charts (speedup, Pareto, roofline, bandwidth, history), found $svgs"
 # The page is ~1000 px wide; the window is tall enough for the whole report.
 timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update \
-  --disable-sync --no-first-run --user-data-dir="$tmp/profile" --hide-scrollbars --window-size=1040,5600 \
+  --disable-sync --no-first-run --user-data-dir="$tmp/profile" --hide-scrollbars --window-size=1040,4500 \
   --screenshot="$tmp/report.png" "file://$tmp/report.html" >"$tmp/chromium.log" 2>&1 \
   || fail "chromium failed: $(tail -5 "$tmp/chromium.log")"
 [ -s "$tmp/report.png" ] || fail "no screenshot written: $(tail -5 "$tmp/chromium.log")"
@@ -29,7 +29,7 @@ import os, struct, sys
 data = open(sys.argv[1], "rb").read()
 assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
 w, h = struct.unpack(">II", data[16:24])
-assert (w, h) == (1040, 5600), (w, h)
+assert (w, h) == (1040, 4500), (w, h)
 # A blank or one-line error page of this size compresses to ~30 KiB (measured: 27 KiB empty, 32 KiB with an
 # error heading and line); the report's text, tables and charts make it hundreds of KiB.
 print(f"screenshot {w}x{h}, {len(data)} bytes")
