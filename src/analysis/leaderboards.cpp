@@ -148,7 +148,7 @@ std::vector<Recommendation> recommendations(const std::vector<VariantRow>& rows,
         if (!r->baseline && r->verdict == "FASTER" && (!best || r->ci_low > best->ci_low)) best = r;
       if (best)
         out.push_back({"speed", t, best->variant,
-                       fmt::format("FASTER: {:.3g}x [{:.3g}, {:.3g}] (95% CI); {}", best->speedup, best->ci_low,
+                       fmt::format("FASTER: {:.4g}x [{:.4g}, {:.4g}] (95% CI); {}", best->speedup, best->ci_low,
                                    best->ci_high, best->technique)});
       else
         out.push_back({"speed", t, "baseline", "keep the baseline: no variant's CI clears the minimum speedup"});

@@ -225,7 +225,7 @@ void whatif_command(const AnalysisArgs& a) {
   for (auto& f : w.fits)
     t.rows.push_back({f.row.target, f.row.variant, num(f.row.median_ms, "{:.4g}"), num(f.row.p99_ms, "{:.4g}"),
                       num(f.row.peak_mb, "{:.0f}"), num(f.row.speedup, "{:.3g}x"),
-                      an::known(f.row.items_per_s) ? fmt::format("{:.4g} {}/s", f.row.items_per_s, f.row.item_unit) : "-"});
+                      an::known(f.row.items_per_s) ? si(f.row.items_per_s) + " " + f.row.item_unit + "/s" : "-"});
   std::cout << fmt::format("Fits ({}):\n", w.fits.size());
   if (w.fits.empty()) std::cout << "  nothing measured fits these constraints\n";
   else t.print(std::cout);
@@ -251,7 +251,7 @@ void stacking_command(const AnalysisArgs& a) {
     Table t{{""}, {}};
     for (size_t i = 0; i < s.tags.size(); ++i) t.header.push_back(std::to_string(i + 1));
     for (size_t i = 0; i < s.tags.size(); ++i) {
-      std::vector<std::string> row{fmt::format("{} {}", i + 1, s.tags[i])};
+      std::vector<std::string> row{fmt::format("{} ({})", s.tags[i], i + 1)};
       for (size_t j = 0; j < s.tags.size(); ++j) {
         std::string cell = ".";
         for (auto& c : s.cells)
