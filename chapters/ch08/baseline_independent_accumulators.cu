@@ -1,37 +1,31 @@
-// ch08 independent_accumulators, baseline: each dot product is one dependent FMA chain.
+// ch08 independent_accumulators, baseline: Horner's rule - one dependent FMA chain per evaluation.
 //
-// Technique: acc = fma(q[d], k[d], acc) for d = 0..127 - the natural loop, 128 FMAs that each wait for
-// the previous one (4-cycle FMA latency on Hopper).
-// Why it is slow: holding a 128-float query in registers costs ~140+ registers per thread, so only one
-// 256-thread block fits per SM (65536 / (140 x 256) < 2): 8 warps, 2 per scheduler. A scheduler can issue
-// one instruction per cycle, but each of its 2 warps can issue an FMA only every 4 cycles (the chain), so
-// it issues at best 2 FMAs per 4 cycles - half its rate. Occupancy cannot hide the latency because the
-// registers that make the kernel fast (the query stays in registers, no reloads) are what limit it.
-// Expected on Hopper: ~0.5 FMA/cycle/scheduler -> 65536 x 512 x 128 FMAs / (528 x 32 x 0.5 x 1.98 GHz)
-// ~ 0.26 ms (~33 TFLOP/s of the 67 TFLOP/s FP32 peak, counting 2 flops per FMA).
+// Technique: acc = c[127]; for k = 126..0: acc = fma(acc, x, c[k]). 127 FMAs, each needing the previous
+// result.
+// Why it is slow: an FFMA's result is ready 4 cycles after issue on Hopper, so one warp can issue one FMA
+// of the chain every 4 cycles. The coefficients in registers cost ~140 registers per thread, so the SM
+// holds one 256-thread block: 2 warps per scheduler. The scheduler can issue one instruction per cycle
+// but has at most 2 ready FMAs per 4 cycles - it idles half the time, and more warps cannot come to the
+// rescue because the registers that make the kernel fast (no coefficient reloads) are what limit them.
+// Expected on Hopper: 0.5 FMA/cycle per scheduler: 65536 x 512 x 127 FMAs / (528 x 32 x 0.5 x 1.98 GHz)
+// ~ 0.26 ms (plus the 256 blocks' 2-wave tail on 132 SMs), ~30 TFLOP/s of the ~67 FP32 peak.
 #include "independent_accumulators.cuh"
 
 namespace {
 
-struct ChainedDot {
-  __device__ __forceinline__ float operator()(const float (&q)[kMipsDim], const float4* key) const {
-    float acc = 0.0f;
+struct HornerChain {
+  __device__ __forceinline__ float operator()(const float (&c)[kPolyCoeffs], float x) const {
+    float acc = c[kPolyCoeffs - 1];
 #pragma unroll
-    for (int d = 0; d < kMipsDim / 4; ++d) {
-      const float4 k = key[d];  // broadcast: every lane reads the same 16 bytes
-      acc = fmaf(q[4 * d + 0], k.x, acc);
-      acc = fmaf(q[4 * d + 1], k.y, acc);
-      acc = fmaf(q[4 * d + 2], k.z, acc);
-      acc = fmaf(q[4 * d + 3], k.w, acc);
-    }
+    for (int k = kPolyCoeffs - 2; k >= 0; --k) acc = fmaf(acc, x, c[k]);
     return acc;
   }
 };
 
-__global__ void __launch_bounds__(kMipsThreads)
-mips_chained_kernel(const float* __restrict__ queries_t, const float* __restrict__ keys, float* __restrict__ best,
-                    int64_t m, int64_t n) {
-  mips_body(queries_t, keys, best, m, n, ChainedDot{});
+__global__ void __launch_bounds__(kPolyBlock)
+polynomial_peak_horner_kernel(const float* __restrict__ coefficients_t, const float* __restrict__ points,
+                              float* __restrict__ peak, int64_t m, int64_t p) {
+  polynomial_peak_body(coefficients_t, points, peak, m, p, HornerChain{});
 }
 
 class BaselineIndependentAccumulators : public aisp::Benchmark {
@@ -40,15 +34,16 @@ class BaselineIndependentAccumulators : public aisp::Benchmark {
   void setup(aisp::Context& ctx) override { declare_independent_accumulators_buffers(ctx); }
 
   void run(aisp::Context& ctx) override {
-    const int64_t m = ctx.param("queries"), n = ctx.param("keys");
-    mips_chained_kernel<<<static_cast<unsigned>((m + kMipsThreads - 1) / kMipsThreads), kMipsThreads, 0,
-                          ctx.stream()>>>(ctx.buffer("queries_t").as<const float>(), ctx.buffer("keys").as<const float>(),
-                                          ctx.buffer("best").as<float>(), m, n);
+    const int64_t m = ctx.param("polynomials"), p = ctx.param("points");
+    polynomial_peak_horner_kernel<<<static_cast<unsigned>((m + kPolyBlock - 1) / kPolyBlock), kPolyBlock, 0,
+                                    ctx.stream()>>>(ctx.buffer("coefficients_t").as<const float>(),
+                                                    ctx.buffer("points").as<const float>(),
+                                                    ctx.buffer("peak").as<float>(), m, p);
     AISP_LAUNCH_CHECK();
   }
 
   aisp::Tolerance tolerance() const override { return independent_accumulators_tolerance(); }
-  std::string technique() const override { return "one accumulator: a 128-long dependent FMA chain per score"; }
+  std::string technique() const override { return "Horner: one 127-long dependent FMA chain"; }
 };
 
 }  // namespace
