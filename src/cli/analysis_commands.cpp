@@ -472,7 +472,8 @@ void utils_command(const AnalysisArgs& a) {
     }
     std::cout << fmt::format("{} ({})\n\n", hw.capabilities_path, hw.capabilities.value("hardware_key", ""));
     Table table{{"ceiling", "value", "unit", "% datasheet", "method"}, {}};
-    for (auto& [k, v] : hw.capabilities.value("ceilings", json::object()).items())
+    const json ceilings = hw.capabilities.value("ceilings", json::object());  // items() must not outlive it
+    for (auto& [k, v] : ceilings.items())
       table.rows.push_back({k, v.contains("value") && v["value"].is_number() ? fmt::format("{:.4g}", v["value"].get<double>()) : "-",
                         v.value("unit", ""),
                         v.contains("pct_datasheet") && v["pct_datasheet"].is_number() ? fmt::format("{:.1f}", v["pct_datasheet"].get<double>()) : "-",

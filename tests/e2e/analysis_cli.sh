@@ -73,6 +73,21 @@ expect_code 0 "$aisp" bench export "$latest" --format html -o "$tmp/e.html"
 expect_code 0 "$aisp" bench export "$latest" --format nvbench   # the existing formats still work
 json_ok
 
+# Measured ceilings win over device properties, and probe-hw shows them.
+cat >"$tmp/caps.json" <<'JSON'
+{"schema": "aisp.hardware_capabilities/1", "hardware_key": "h100_80gb_hbm3",
+ "ceilings": {"hbm_gbs": {"value": 3248, "unit": "GB/s", "method": "max of the HBM figures"},
+              "tflops_fp32": {"value": 60.1, "unit": "TFLOP/s", "method": "FMA chains"}}}
+JSON
+expect_code 0 "$aisp" bench analyze --db "$db" --caps "$tmp/caps.json"
+grep -q 'roofline ceilings measured' <<<"$out" || fail "analyze --caps: $out"
+grep -q 'gemm_batched *FASTER .* 53.8  compute' <<<"$out" || fail "gemm at 32.33 of 60.1 TFLOP/s = 53.8%: $out"
+expect_code 0 "$aisp" bench utils --tool probe-hw -- --caps "$tmp/caps.json"
+grep -q '^hbm_gbs *3248 *GB/s' <<<"$out" || fail "probe-hw table: $out"
+sed 's/h100_80gb_hbm3/h200/' "$tmp/caps.json" >"$tmp/other.json"
+expect_code 2 "$aisp" bench analyze --db "$db" --caps "$tmp/other.json"
+grep -q 'measured on h200' <<<"$out" || fail "ceilings of another GPU must be refused: $out"
+
 expect_code 0 "$aisp" bench utils --tool kv-cache -- --layers 80 --hidden 8192 --tokens 4096 --batch 8 --dtype fp8
 grep -q 'KV cache: 40 GiB' <<<"$out" || fail "kv-cache: $out"
 expect_code 0 "$aisp" bench utils --tool cost-per-token --json -- --avg-power 800 --throughput 1500 --electricity-cost 0.16
