@@ -175,7 +175,8 @@ Dataset load_file(const fs::path& input) {
       r.manifest = read_json(cand);
       break;
     }
-  r.key = run_dir.filename().string();
+  // A run directory names the run; a results file elsewhere is named by its own file name.
+  r.key = results_dir.filename() == "results" ? run_dir.filename().string() : file.filename().string();
   r.stamp = r.key.size() >= 15 && r.key[8] == '_' ? r.key.substr(0, 15) : "";
   if (r.manifest.is_object()) {
     json hw = r.manifest.value("hardware", json::object());

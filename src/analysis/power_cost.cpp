@@ -100,6 +100,8 @@ Cost cost(const std::vector<VariantRow>& rows, const PriceTable& prices, const s
     c.usd_per_hour = rate_override;
     c.rate_source = "--rate on the command line";
   } else {
+    if (c.gpu.empty())
+      throw std::runtime_error("the GPU these runs were measured on is unknown (no manifest): pass --gpu NAME or --rate");
     auto p = find_price(prices, c.gpu);
     if (!p) {
       std::vector<std::string> names;

@@ -32,7 +32,8 @@ std::string render_markdown(const Dataset& d, const ReportOptions& o) {
   Analysis a = analyze(run.targets, ctx, o.top_n);
   std::string m = "# " + o.title + "\n\n";
   m += fmt::format("Run `{}` from {}; GPU {} (`{}`), mode `{}`.\n\n", run.key, d.source,
-                   d.hardware.gpu_model.empty() ? "unknown" : d.hardware.gpu_model, d.hardware.hardware_key,
+                   d.hardware.gpu_model.empty() ? "unknown" : d.hardware.gpu_model,
+                   d.hardware.hardware_key.empty() ? "-" : d.hardware.hardware_key,
                    run.mode.empty() ? "-" : run.mode);
   for (auto& n : a.notes) m += "> " + n + "\n>\n";
   m += "\n## Results\n\n| target | variant | verdict | median ms | speedup [95% CI] | peak MiB | GB/s | TFLOP/s | % roofline |\n"
@@ -40,7 +41,8 @@ std::string render_markdown(const Dataset& d, const ReportOptions& o) {
   for (auto& r : a.rows)
     m += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", r.target, md_escape(r.variant),
                      r.baseline ? "-" : (r.verdict.empty() ? "-" : r.verdict), num(r.median_ms, "{:.4g}"),
-                     r.baseline ? "-" : fmt::format("{}x [{}, {}]", num(r.speedup), num(r.ci_low), num(r.ci_high)),
+                     r.baseline ? "-" : fmt::format("{}x [{}, {}]", num(r.speedup, "{:.3f}"), num(r.ci_low, "{:.3f}"),
+                                                    num(r.ci_high, "{:.3f}")),
                      num(r.peak_mb, "{:.0f}"), known(r.bytes_per_s) ? num(r.bytes_per_s / 1e9, "{:.1f}") : "-",
                      known(r.flops_per_s) ? num(r.flops_per_s / 1e12, "{:.2f}") : "-", num(r.roofline_pct, "{:.1f}"));
   auto board = [&](const char* title, const std::vector<LeaderboardEntry>& v) {
@@ -52,7 +54,7 @@ std::string render_markdown(const Dataset& d, const ReportOptions& o) {
     for (size_t i = 0; i < v.size(); ++i)
       m += fmt::format("{}. {} / {}: {}{} {}{}\n", i + 1, v[i].target, v[i].variant, num(v[i].value, "{:.4g}"),
                        v[i].unit == "x" || v[i].unit == "%" ? v[i].unit : " " + v[i].unit,
-                       known(v[i].low) ? fmt::format("[{:.3g}, {:.3g}]", v[i].low, v[i].high) : "",
+                       known(v[i].low) ? fmt::format("[{:.4g}, {:.4g}]", v[i].low, v[i].high) : "",
                        v[i].detail.empty() ? "" : " (" + v[i].detail + ")");
   };
   m += "\n## Leaderboards\n";
