@@ -65,6 +65,8 @@ expect_code 0 "$aisp" bench report --db "$db" --format md
 grep -q '^## Leaderboards' <<<"$out" || fail "md report: $out"
 expect_code 0 "$aisp" bench report --db "$db" -o "$tmp/r.html"
 grep -q '<svg' "$tmp/r.html" || fail "html report has no chart"
+# History: the three measured runs of this GPU; the A/A calibration run (baseline vs itself) is left out.
+grep -q '3 run(s) of h100_80gb_hbm3' "$tmp/r.html" || fail "history should hold the 3 bench runs, not the calibration"
 expect_code 0 "$aisp" bench export "$latest" --format csv
 [ "$(wc -l <<<"$out")" -eq 9 ] || fail "csv: header + 8 variants expected: $out"
 expect_code 0 "$aisp" bench export "$latest" --format json
