@@ -11,8 +11,10 @@
 // warp-iterations, so its extra local-memory traffic is a few MB per run.
 // Expected on Hopper: ~2 TB/s read + write, 3-4x faster than the unbounded kernel (measured on an H100
 // SXM: 236 -> 68 us, 3.46x; the one-load-per-thread loop stays latency-bound even at 64 warps per SM).
-// (Where a register-heavy path is hot, the same cap costs more than it gains; the ch08 occupancy pairs
-// show the other side of the trade.)
+// Why not ~3 TB/s: at 64 warps per SM the loop still has one 4-byte load in flight per thread (~1.1 MB
+// for the GPU), about half of what HBM3 needs; more bytes per thread (ILP, ch06 elementwise_ilp) is the
+// next lever. This pair isolates occupancy.
+// (Where a register-heavy path is hot, the same cap costs more than it gains - spills in the hot loop.)
 #include "launch_bounds.cuh"
 
 namespace {

@@ -9,7 +9,8 @@
 // same number of FMAs (128 instead of 127, plus 2 multiplies).
 // Rounding: the sum is formed in another order, so values differ in the last bits (see the tolerance in
 // independent_accumulators.cuh).
-// Expected on Hopper: ~1.8-2x faster (~0.14 ms, ~60 TFLOP/s).
+// Expected on Hopper: ~2x faster (measured on an H100 SXM: 0.18 ms, 47 TFLOP/s = 70% of the FP32 FMA
+// peak, 1.94x).
 #include "independent_accumulators.cuh"
 
 namespace {
