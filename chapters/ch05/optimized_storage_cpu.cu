@@ -14,9 +14,9 @@
 
 namespace {
 
-class OptimizedStorageCpu : public StorageCpuPipeline {
+class OptimizedStorageCpu : public StoragePipeline {
  public:
-  OptimizedStorageCpu() : StorageCpuPipeline(false) {}
+  OptimizedStorageCpu() : StoragePipeline(kStorageN, false) {}
   std::string technique() const override {
     return "4 threads pread() 1 MiB chunks into 6 pinned slots; DMA overlaps the reads (buffered, cached path)";
   }
