@@ -9,6 +9,7 @@
 #include "cli/bench_commands.hpp"
 #include "cli/export_commands.hpp"
 #include "cli/info_commands.hpp"
+#include "cli/serve_commands.hpp"
 #include "runtime/worker.hpp"
 #ifdef AISP_HAVE_PROBES
 #include "probes/hw_commands.hpp"
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
   aisp::add_expectation_commands(*app.get_subcommand("bench"));
   aisp::add_analysis_commands(*app.get_subcommand("bench"));
   aisp::add_info_commands(app);
+  aisp::add_serve_commands(app);
 #ifdef AISP_HAVE_PROBES
   aisp::add_hw_commands(app);
 #endif

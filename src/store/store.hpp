@@ -74,6 +74,10 @@ class Store {
   // Opens (creating when `create`) and migrates to kStoreSchemaVersion. Throws std::runtime_error naming
   // the file when it is not a usable store; such a file is left exactly as it was.
   static Store open(const std::filesystem::path& path, bool create = true);
+  // Read-only (the dashboard): never creates, migrates or writes the file, not even the WAL switch; a
+  // store at an older schema version is refused (migrating is a write: any `aisp bench` command does it).
+  // Every write through this handle fails (SQLITE_OPEN_READONLY plus PRAGMA query_only).
+  static Store open_read_only(const std::filesystem::path& path);
   ~Store();
   Store(Store&&) noexcept;
   Store& operator=(Store&&) noexcept;

@@ -123,6 +123,25 @@ void set_wal(sql::Db& db) {
   }
 }
 
+// quick_check and the schema version, both read-only. Refuses a damaged file or a newer schema.
+int64_t checked_version(sql::Db& db, const fs::path& path) {
+  int64_t version = 0;
+  std::string problem;
+  try {
+    std::vector<std::string> rows;
+    sql::Statement qc(db, "PRAGMA quick_check(5)");
+    while (qc.step()) rows.push_back(qc.text(0));
+    if (!(rows.size() == 1 && rows[0] == "ok")) problem = fmt::format("failed PRAGMA quick_check: {}", fmt::join(rows, "; "));
+    else version = db.scalar_int("PRAGMA user_version");
+  } catch (const std::runtime_error&) {
+    problem = fmt::format("unreadable as an SQLite database ({})", sqlite3_errmsg(db.handle()));
+  }
+  if (!problem.empty()) refuse(path, problem);
+  if (version > kStoreSchemaVersion)
+    refuse(path, fmt::format("schema version {} is newer than this aisp understands ({})", version, kStoreSchemaVersion));
+  return version;
+}
+
 }  // namespace
 
 Store::Store(std::unique_ptr<sql::Db> db) : db_(std::move(db)) {}
@@ -152,20 +171,7 @@ Store Store::open(const fs::path& path, bool create) {
   sqlite3_busy_timeout(db->handle(), 10000);
 
   // Read-only health checks first: nothing is written to a file that fails them.
-  int64_t version = 0;
-  std::string problem;
-  try {
-    std::vector<std::string> rows;
-    sql::Statement qc(*db, "PRAGMA quick_check(5)");
-    while (qc.step()) rows.push_back(qc.text(0));
-    if (!(rows.size() == 1 && rows[0] == "ok")) problem = fmt::format("failed PRAGMA quick_check: {}", fmt::join(rows, "; "));
-    else version = db->scalar_int("PRAGMA user_version");
-  } catch (const std::runtime_error&) {
-    problem = fmt::format("unreadable as an SQLite database ({})", sqlite3_errmsg(db->handle()));
-  }
-  if (!problem.empty()) refuse(path, problem);
-  if (version > kStoreSchemaVersion)
-    refuse(path, fmt::format("schema version {} is newer than this aisp understands ({})", version, kStoreSchemaVersion));
+  int64_t version = checked_version(*db, path);
 
   // WAL: readers never block the writer and two writers queue on the busy timeout. NORMAL sync is
   // crash-safe in WAL mode (a power cut may lose the last commit, never corrupt the file).
@@ -180,6 +186,25 @@ Store Store::open(const fs::path& path, bool create) {
     if (version < kStoreSchemaVersion) db->exec(fmt::format("PRAGMA user_version = {}", kStoreSchemaVersion));
     tx.commit();
   }
+  return Store(std::move(db));
+}
+
+Store Store::open_read_only(const fs::path& path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec))
+    throw std::runtime_error(fmt::format("no results store at {} (`aisp bench run` or `aisp bench ingest` creates it)",
+                                         path.string()));
+  check_header(path);
+  auto db = std::make_unique<sql::Db>(path, SQLITE_OPEN_READONLY);
+  // A writer holds the lock only for the instant of its commit (WAL); wait for it rather than fail a read.
+  sqlite3_busy_timeout(db->handle(), 10000);
+  int64_t version = checked_version(*db, path);
+  if (version < kStoreSchemaVersion)
+    refuse(path, fmt::format("schema version {} is older than this aisp's ({}) and a read-only open cannot migrate it "
+                             "(any `aisp bench runs --db {}` upgrades it)",
+                             version, kStoreSchemaVersion, path.string()));
+  // Belt and braces: even a statement that slipped through would be refused by SQLite itself.
+  db->exec("PRAGMA query_only=ON;");
   return Store(std::move(db));
 }
 

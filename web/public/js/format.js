@@ -1,0 +1,77 @@
+// Number formatting and the small visual vocabulary (verdict badges, CI bars) used on every page.
+import {h} from './dom.js';
+
+export const isNum = v => typeof v === 'number' && Number.isFinite(v);
+
+export function fmt(v, digits = 3) {
+  if (!isNum(v)) return '–';
+  const a = Math.abs(v);
+  if (a !== 0 && (a >= 1e6 || a < 1e-3)) return v.toExponential(2);
+  return Number(v.toPrecision(digits)).toString();
+}
+
+export function ms(v) {
+  if (!isNum(v)) return '–';
+  if (v >= 1000) return fmt(v / 1000, 4) + ' s';
+  if (v >= 1) return fmt(v, 4) + ' ms';
+  return fmt(v * 1000, 4) + ' µs';
+}
+
+export const pct = (v, digits = 3) => (isNum(v) ? fmt(v, digits) + ' %' : '–');
+export const speed = v => (isNum(v) ? fmt(v, 4) + '×' : '–');
+
+export function rate(v, unit) {
+  if (!isNum(v)) return '–';
+  const steps = [[1e12, 'T'], [1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
+  for (const [f, p] of steps) if (Math.abs(v) >= f) return fmt(v / f, 4) + ' ' + p + unit;
+  return fmt(v, 4) + ' ' + unit;
+}
+
+// Verdict or status badge; the color says how to read it (docs/dashboard.md, "Reading the overview").
+export function badge(word, title) {
+  const w = (word || 'NONE').toUpperCase();
+  return h('span', {class: 'badge b-' + w.toLowerCase().replace(/[^a-z]/g, '_'), title: title || null}, w);
+}
+
+export function changeBadge(change) {
+  const cls = {faster: 'faster', slower: 'slower', same: 'same', unclear: 'inconclusive'}[change] || 'none';
+  return h('span', {class: 'badge b-' + cls}, change || '–');
+}
+
+// "6.22× [6.21, 6.22]" plus a bar: the CI on a log axis around 1 (and the minimum speedup, dashed).
+export function speedupCell(s, lo, hi, minSpeedup) {
+  if (!isNum(s)) return h('span', {class: 'muted'}, '–');
+  return h('span', {class: 'speedup'},
+    h('span', {class: 'num'}, speed(s)),
+    isNum(lo) && isNum(hi) ? h('span', {class: 'ci'}, ` [${fmt(lo, 4)}, ${fmt(hi, 4)}]`) : null,
+    isNum(lo) && isNum(hi) ? ciBar(lo, hi, s, minSpeedup) : null);
+}
+
+function ciBar(lo, hi, s, minSpeedup) {
+  // Log scale from 1/4× to 64×, so "same" (around 1) and big wins both stay readable.
+  const L = Math.log(0.25), R = Math.log(64);
+  const x = v => Math.max(0, Math.min(100, (Math.log(Math.max(v, 1e-9)) - L) / (R - L) * 100));
+  const cls = lo > (minSpeedup || 1.05) ? 'up' : hi < 1 ? 'down' : 'flat';
+  return h('span', {class: 'cibar', title: `95% CI ${fmt(lo, 4)} – ${fmt(hi, 4)} (scale 0.25× … 64×, log)`},
+    h('span', {class: 'one', style: {left: x(1) + '%'}}),
+    isNum(minSpeedup) ? h('span', {class: 'min', style: {left: x(minSpeedup) + '%'}}) : null,
+    h('span', {class: 'range ' + cls, style: {left: x(lo) + '%', width: Math.max(x(hi) - x(lo), 0.8) + '%'}}),
+    h('span', {class: 'dot', style: {left: x(s) + '%'}}));
+}
+
+export function shortCommit(c, dirty) {
+  return c ? c.slice(0, 8) + (dirty ? '*' : '') : '–';
+}
+
+export function ago(seconds) {
+  if (!isNum(seconds) || seconds < 0) return '?';
+  if (seconds < 90) return Math.round(seconds) + ' s ago';
+  if (seconds < 5400) return Math.round(seconds / 60) + ' min ago';
+  return fmt(seconds / 3600, 2) + ' h ago';
+}
+
+// "20261122_090130" → "2026-11-22 09:01:30"
+export function stamp(s) {
+  const m = /^(\d{4})(\d{2})(\d{2})_(\d{2})(\d{2})(\d{2})$/.exec(s || '');
+  return m ? `${m[1]}-${m[2]}-${m[3]} ${m[4]}:${m[5]}:${m[6]}` : (s || '–');
+}

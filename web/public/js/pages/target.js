@@ -1,0 +1,123 @@
+// One target: its samples (baseline vs each variant) in one run, and its history across runs with the
+// change points the store finds (the same ones `aisp bench history` prints).
+import {api, targetPath} from '../api.js';
+import {card, h, table} from '../dom.js';
+import {badge, fmt, isNum, ms, pct, speedupCell, stamp} from '../format.js';
+import {histogramChart, historyChart, palette, sampleSeriesChart} from '../charts.js';
+
+export async function render(root, params) {
+  const id = params.id;
+  const runParam = params.query.get('run') || undefined;
+  const [result, history] = await Promise.all([api(targetPath(id, 'result'), {run: runParam}), api(targetPath(id, 'history'))]);
+  const t = result.target;
+  root.appendChild(h('h1', {}, t.target, ' ', badge(t.badge, t.error || t.status)));
+
+  // Runs that hold this target, newest first, to pick which one the samples come from.
+  const runs = [];
+  for (const r of history.rows) if (!runs.find(x => x.id === r.run.id)) runs.push(r.run);
+  runs.reverse();
+  const picker = h('select', {id: 'run-picker', 'aria-label': 'run'},
+    runs.map(r => h('option', {value: r.id, selected: r.id === result.run.id}, `${stamp(r.stamp)} · ${r.key}`)));
+  picker.addEventListener('change', () => { location.hash = `#/target/${encodeURIComponent(id)}?run=${picker.value}`; });
+  root.appendChild(h('div', {class: 'toolbar'}, h('label', {}, 'Run: ', picker),
+    h('span', {class: 'muted'}, ` ${result.run.hardware_key} · mode ${t.mode} · goal ${t.goal} · commit ${(result.run.git_commit || '').slice(0, 8)}`)));
+
+  const variants = [t.baseline, ...t.variants];
+  root.appendChild(card('Variants in this run', table(variantColumns, variants, {rowClass: v => (v.name === 'baseline' ? 'baseline-row' : null)})));
+
+  const colored = variants.map((v, i) => ({label: v.name, samples: v.samples_ms || [], color: palette[i % palette.length]}));
+  const medians = variants.map(v => v.median_ms).filter(isNum);
+  const close = medians.length > 1 && Math.max(...medians) / Math.min(...medians) < 1.5;
+  const hist = h('div', {class: 'chart', id: 'chart-samples'});
+  const order = h('div', {class: 'chart', id: 'chart-order'});
+  root.appendChild(card('Sample distributions',
+    h('p', {class: 'muted'}, close
+      ? 'Times per run of every kept sample on one axis: the medians are within 1.5× of each other, so overlap is what decides the verdict.'
+      : 'Each variant\u2019s samples as deviation from its own median: the medians differ by more than 1.5×, so this compares noise shapes (the times are in the table and the chart below).'),
+    hist, h('h3', {}, 'Samples in timing order (interleaved blocks; log scale)'), order));
+  histogramChart(hist, {variants: colored, relative: !close});
+  sampleSeriesChart(order, {variants: colored});
+
+  renderHistory(root, history);
+}
+
+const variantColumns = [
+  {label: 'Variant', value: v => h('span', {title: v.technique || ''}, v.name)},
+  {label: 'Status', value: v => v.status},
+  {label: 'Verdict', value: v => (v.name === 'baseline' ? h('span', {class: 'muted'}, 'reference') : badge(v.verdict))},
+  {label: 'Median', cls: 'num', value: v => ms(v.median_ms)},
+  {label: 'p10 – p90', cls: 'num', value: v => `${ms(v.p10_ms)} – ${ms(v.p90_ms)}`},
+  {label: 'Noise', cls: 'num', title: 'stdev / mean', value: v => pct(isNum(v.rel_noise) ? v.rel_noise * 100 : NaN, 2)},
+  {label: 'n', cls: 'num', value: v => `${v.samples}${v.discarded ? ` (−${v.discarded})` : ''}`},
+  {label: 'Speedup [95% CI]', cls: 'wide', value: v => (v.name === 'baseline' ? '' : speedupCell(v.speedup, v.ci_low, v.ci_high, v.minimum_required_speedup))},
+  {label: 'p', cls: 'num', title: 'Mann-Whitney U', value: v => (isNum(v.p_value) ? fmt(v.p_value, 2) : '')},
+  {label: 'Peak MiB', cls: 'num', value: v => fmt(v.peak_memory_mb, 4)},
+  {label: 'Checks', value: v => {
+    const failed = (v.checks || []).filter(c => !c.passed);
+    return h('details', {}, h('summary', {class: failed.length ? 'bad' : 'good'}, failed.length ? `${failed.length} failed` : `${(v.checks || []).length} passed`),
+      h('ul', {class: 'checks'}, (v.checks || []).map(c => h('li', {class: c.passed ? 'good' : 'bad'}, `${c.id} ${c.name}: ${c.detail}`))));
+  }},
+];
+
+function renderHistory(root, history) {
+  const rows = history.rows;
+  const box = card('History');
+  root.appendChild(box);
+  if (!rows.length) { box.appendChild(h('p', {class: 'muted'}, 'no runs of this target besides A/A calibration')); return; }
+  // One chart per GPU type and timing mode: another GPU is another series, not a level shift.
+  const groups = new Map();
+  for (const r of rows) {
+    const k = `${r.run.hardware_key} · ${r.run.mode}`;
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k).push(r);
+  }
+  for (const [key, grows] of groups) {
+    const runIds = [...new Set(grows.map(r => r.run.id))];
+    const labels = runIds.map(id => stamp(grows.find(r => r.run.id === id).run.stamp).slice(5, 16));
+    const at = id => runIds.indexOf(id);
+    const fill = n => new Array(n).fill(null);
+    const base = {label: 'baseline', values: fill(runIds.length), lo: fill(runIds.length), hi: fill(runIds.length), color: palette[0]};
+    const byVariant = new Map();
+    const markers = [];
+    for (const r of grows) {
+      const i = at(r.run.id);
+      base.values[i] = r.baseline_ms; base.lo[i] = r.baseline_low_ms; base.hi[i] = r.baseline_high_ms;
+      if (r.variant) {
+        if (!byVariant.has(r.variant)) byVariant.set(r.variant, {label: r.variant, values: fill(runIds.length), lo: fill(runIds.length), hi: fill(runIds.length),
+                                                                 sp: fill(runIds.length), splo: fill(runIds.length), sphi: fill(runIds.length),
+                                                                 color: palette[(byVariant.size + 1) % palette.length]});
+        const s = byVariant.get(r.variant);
+        s.values[i] = r.variant_ms; s.lo[i] = r.variant_low_ms; s.hi[i] = r.variant_high_ms;
+        s.sp[i] = r.speedup; s.splo[i] = r.ci_low; s.sphi[i] = r.ci_high;
+        if (r.variant_change) markers.push({x: i, text: `${r.variant} ${sign(r.variant_change.rel_shift)}`, color: s.color, row: markers.length});
+      }
+      if (r.baseline_change && !markers.find(m => m.x === i && m.base))
+        markers.push({x: i, base: true, text: `baseline ${sign(r.baseline_change.rel_shift)}`, color: palette[0], row: markers.length});
+    }
+    const timeEl = h('div', {class: 'chart history-chart'});
+    const speedEl = h('div', {class: 'chart'});
+    box.appendChild(h('h3', {}, key, ' — median per run with its 95% CI; dashed lines mark change points'));
+    box.appendChild(timeEl);
+    historyChart(timeEl, {labels, series: [base, ...byVariant.values()], yLabel: 'median (ms)', markers});
+    box.appendChild(h('h3', {}, key, ' — speedup per run [95% CI]'));
+    box.appendChild(speedEl);
+    historyChart(speedEl, {labels, yLabel: 'speedup (×)', refLine: 1, height: 220,
+      series: [...byVariant.values()].map(s => ({label: s.label, values: s.sp, lo: s.splo, hi: s.sphi, color: s.color}))});
+  }
+  box.appendChild(table(historyColumns, [...rows].reverse()));
+}
+
+const sign = v => (isNum(v) ? (v > 0 ? '+' : '') + fmt(v * 100, 3) + '%' : '');
+
+const historyColumns = [
+  {label: 'Run', value: r => h('a', {href: '#/runs/' + r.run.id}, stamp(r.run.stamp))},
+  {label: 'Commit', value: r => (r.run.git_commit || '–').slice(0, 8) + (r.run.git_dirty ? '*' : '')},
+  {label: 'GPU · mode', value: r => `${r.run.hardware_key} · ${r.run.mode}`},
+  {label: 'Variant', value: r => r.variant || '–'},
+  {label: 'Baseline', cls: 'num', value: r => ms(r.baseline_ms)},
+  {label: 'Variant', cls: 'num', value: r => ms(r.variant_ms)},
+  {label: 'Speedup [95% CI]', cls: 'wide', value: r => speedupCell(r.speedup, r.ci_low, r.ci_high)},
+  {label: 'Verdict', value: r => badge(r.verdict)},
+  {label: 'Change point', value: r => [r.baseline_change ? `baseline ${sign(r.baseline_change.rel_shift)}` : '',
+                                       r.variant_change ? ` variant ${sign(r.variant_change.rel_shift)}` : ''].join('') || ''},
+];
