@@ -10,6 +10,8 @@
 // Expected on Hopper: 201 MB at ~2.8-3.0 TB/s = ~70 us, about 3x faster than the unfused chain (a bit
 // less if the baseline's intermediates partly hit in L2). % of roof is measured against the declared
 // minimum bytes, so it reads directly as HBM efficiency.
+// Measured (H100 80GB HBM3 VM, 2026-11-22, chapter README): 216 us -> 66.0 us, 3.28x; the fused kernel moves
+// its 201 MB at 3.05 TB/s (91% of HBM peak).
 #include "performance.cuh"
 
 namespace {

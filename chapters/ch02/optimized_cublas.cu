@@ -10,6 +10,8 @@
 // Expected on Hopper: ~40-55 TFLOP/s, ~80-110 us for the 4.3 GFLOP: ~10-20x over the naive kernel.
 // cuBLAS is column-major; a row-major X is the column-major X^T, so C^T = B^T * A^T is computed by
 // passing B first with the (n, m, k) shape: no transposes, no copies.
+// Measured (H100 80GB HBM3 VM, 2026-11-22, chapter README): 623 us -> 100 us, 6.2x: cuBLAS at 42.8 TFLOP/s (64%
+// of fp32 peak), the naive kernel at 6.9 TFLOP/s, better than expected above.
 #include "cublas.cuh"
 
 namespace {

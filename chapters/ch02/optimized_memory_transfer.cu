@@ -9,6 +9,8 @@
 // and pinning itself is slow (~ms per GiB), so pin staging buffers once and reuse them.
 // Expected on Hopper: 2 x 16 MiB at ~50 GB/s = ~0.65-0.7 ms, 2-4x faster than pageable (the seed
 // reports 5.4x on its B200 host).
+// Measured (H100 80GB HBM3 VM, 2026-11-22, chapter README): 4.04 ms -> 0.621 ms, 6.5x: pinned 54 GB/s, pageable
+// 8.3 GB/s on this VM.
 #include "host_pipeline.hpp"
 #include "memory_transfer.cuh"
 

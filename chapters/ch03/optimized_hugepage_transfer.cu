@@ -11,6 +11,8 @@
 // Expected on Hopper: on bare metal with the IOMMU in passthrough, within a few percent of the 4 KiB
 // buffer (the link, not translation, is the limit); in a VM, up to tens of percent faster. The measured
 // verdict on this host is the answer; SAME is a legitimate one.
+// Measured (H100 80GB HBM3 VM, 2026-11-22, chapter README): 2.447 ms vs 2.449 ms, SAME, with the buffer 100%
+// THP-backed against 0%: page size does not limit DMA on this VM.
 #include <memory>
 
 #include "hugepage_transfer.cuh"

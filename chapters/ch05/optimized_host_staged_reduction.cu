@@ -8,6 +8,7 @@
 // cost nothing visible: the kernel does one add per 4 bytes loaded, far under H100's fp64 rate.
 // Expected on Hopper: ~10-20 us per run (kernel + an 8 KiB D2H copy, each a few us of launch and DMA
 // latency): two orders of magnitude over the host-staged path (the seed reports 445x on B200).
+// Measured (H100 80GB HBM3 VM, 2026-11-22, chapter README): 1.83 ms -> 17.4 us, 105x.
 #include "host_staged_reduction.cuh"
 
 namespace {

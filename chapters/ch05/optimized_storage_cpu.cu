@@ -10,6 +10,8 @@
 // of 16 MiB plus one chunk's DMA.
 // Expected on Hopper: ~0.5-1 ms per run, 3-5x over the synchronous loader (host dependent: per-core
 // page-cache copy speed and memory bandwidth set it).
+// Measured (H100 80GB HBM3 VM, 2026-11-22, chapter README): 4.72 ms -> 1.05 ms, 4.5x (16 GB/s from page cache
+// to GPU).
 #include "storage_cpu.cuh"
 
 namespace {
