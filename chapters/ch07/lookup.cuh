@@ -2,10 +2,9 @@
 // 16384-entry table and its output is the sum of the 8 entries: out[i] = sum_h table[hash_h(id[i])]
 // (the "hashing trick" / hash embeddings of fastText-style n-gram and recommender features, with scalar
 // entries). Eight data-dependent 4-byte gathers per 8 streamed bytes make the gather, not DRAM, the
-// question. Shared by baseline_lookup.cu (table read through the generic global-memory path),
-// optimized_lookup_ldg.cu (through the read-only path, __ldg) and optimized_lookup.cu (table staged in
-// shared memory). All variants run the same streaming loop, hash and summation order, so their outputs
-// are identical bit for bit.
+// question. Shared by baseline_lookup.cu (table read through the generic global-memory path) and
+// optimized_lookup.cu (table staged in shared memory). Both run the same streaming loop, hash and
+// summation order, so their outputs are identical bit for bit.
 #pragma once
 #include <cstdint>
 #include <stdexcept>

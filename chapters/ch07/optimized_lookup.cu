@@ -12,6 +12,8 @@
 // Occupancy: 64 KiB of shared memory and 1024 threads per block -> 2 blocks = 2048 threads per SM (full),
 // using 128 of 228 KiB.
 // Expected on Hopper: ~55-65 us per run on H100 SXM, several times faster than the L1 gather.
+// Measured: 70.3 us, 2.61x [2.608, 2.613] over the generic-path gather (183.6 us); 1.91 TB/s of useful
+// bytes, i.e. the kernel is bound by shared-memory bank passes and the hash/add issue, not by HBM.
 #include "lookup.cuh"
 
 namespace {
