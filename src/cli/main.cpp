@@ -9,6 +9,7 @@
 #include "cli/bench_commands.hpp"
 #include "cli/export_commands.hpp"
 #include "cli/info_commands.hpp"
+#include "cli/mcp_commands.hpp"
 #include "cli/serve_commands.hpp"
 #include "runtime/worker.hpp"
 #ifdef AISP_HAVE_PROBES
@@ -31,6 +32,7 @@ int main(int argc, char** argv) {
 #ifdef AISP_HAVE_PROBES
   aisp::add_hw_commands(app);
 #endif
+  aisp::add_mcp_commands(app);  // reads the command tree when it runs: its tools follow what is registered
   static std::string plugin;
   auto* worker = app.add_subcommand("worker", "Internal: serve one benchmark plugin to the supervisor over fds 3/4");
   static std::string validity = "on";

@@ -1,0 +1,45 @@
+// What the MCP server knows about the aisp it serves: where things are, and which subcommands this build
+// has. The CLI layer fills it (src/cli/mcp_commands.cpp) by walking its own command tree, so a tool is
+// registered only for a command that exists in this binary (no `aisp_hw_*` in a build without probes)
+// and the derived tools' arguments follow the CLI's options without a second copy to keep in step.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace aisp::mcp {
+
+struct CommandOption {
+  std::string name;  // schema property: the long flag with '-' as '_' ("min_speedup"), or the positional's name
+  std::string flag;  // "--min-speedup"; empty for a positional argument
+  std::string type;  // boolean | integer | number | string
+  bool repeated = false;  // takes several values (an array in the schema)
+  bool required = false;
+  std::string description;
+};
+
+struct CommandSpec {
+  std::vector<std::string> path;  // {"bench", "analyze"}
+  std::string description;
+  std::vector<CommandOption> options;
+};
+
+struct ServerConfig {
+  std::string aisp_exe;                     // absolute path of this binary; children run it
+  std::string version;                      // aisp's version
+  std::filesystem::path plugin_root;        // built plugins (targets that can run)
+  std::filesystem::path source_root;        // checkout with chapters/ and labs/ (may be empty)
+  std::filesystem::path db_path;            // results store the store tools read
+  std::filesystem::path artifacts_dir;      // where runs started from the server write
+  std::string bench_root;                   // --bench-root for runs and listings (empty: built plugins)
+  std::vector<CommandSpec> commands;        // the subcommands this binary has
+  double sync_timeout_s = 50;               // synchronous child commands: under the clients' 60 s timeout
+
+  const CommandSpec* find(const std::vector<std::string>& path) const {
+    for (auto& c : commands)
+      if (c.path == path) return &c;
+    return nullptr;
+  }
+};
+
+}  // namespace aisp::mcp
