@@ -250,7 +250,7 @@ json Api::compare(const Query& q) {
   std::string only_target = q.text("target"), only_change = q.text("change");
   json rows = json::array();
   std::map<std::string, int64_t> counts;
-  for (auto& r : store_.compare(a.id, b.id)) {
+  for (auto& r : store_.compare(a, b)) {
     if (!only_target.empty() && r.target != only_target) continue;
     if (!only_change.empty() && r.change != only_change) continue;
     counts[r.change]++;

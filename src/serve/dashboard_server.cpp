@@ -6,7 +6,9 @@
 
 #include <arpa/inet.h>
 
+#include <atomic>
 #include <chrono>
+#include <thread>
 #include <cstdio>
 #include <mutex>
 
@@ -92,6 +94,7 @@ struct DashboardServer::Impl {
   std::optional<StaticFiles> files;
   httplib::Server http;
   std::mutex log_mutex;
+  std::atomic<bool> run_entered{false}, stop_requested{false};
 
   explicit Impl(ServeConfig c)
       : config(std::move(c)), store(config.db), api(store, config.api) {
@@ -206,6 +209,9 @@ struct DashboardServer::Impl {
     http.set_keep_alive_timeout(kKeepAliveSeconds);
     http.set_keep_alive_max_count(kKeepAliveMaxRequests);
     http.set_payload_max_length(kMaxBodyBytes);
+    // httplib writes headers and body in separate sends; with Nagle on, the body waits for the client's
+    // delayed ACK (40 ms on Linux): measured 46 ms per request and 340 requests/s on loopback without this.
+    http.set_tcp_nodelay(true);
     // GET and HEAD (every real request) are routed here, before httplib's regex routing.
     http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
       if (req.method != "GET" && req.method != "HEAD") return httplib::Server::HandlerResponse::Unhandled;
@@ -265,10 +271,21 @@ int DashboardServer::bind(const std::string& host, int port) {
   return bound;
 }
 
-void DashboardServer::run() { impl_->http.listen_after_bind(); }
+void DashboardServer::run() {
+  impl_->run_entered = true;
+  if (!impl_->stop_requested) impl_->http.listen_after_bind();
+  impl_->run_entered = false;
+}
 
+// httplib's stop() does nothing unless the accept loop is already running, so a stop that lands between
+// bind() and run() (a signal right at start-up) would be lost and the server would run on. Hence the
+// flags: a stop before run() makes run() return at once; one while run() is starting waits for the loop.
 void DashboardServer::stop() {
-  if (impl_) impl_->http.stop();
+  if (!impl_) return;
+  impl_->stop_requested = true;
+  for (int i = 0; i < 1000 && impl_->run_entered && !impl_->http.is_running(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  impl_->http.stop();
 }
 
 bool DashboardServer::running() const { return impl_->http.is_running(); }

@@ -95,9 +95,18 @@ std::vector<HistoryRow> StoreView::history(const std::string& target, const std:
   return store_.history(target, hardware_key);
 }
 
-std::vector<CompareRow> StoreView::compare(int64_t baseline, int64_t candidate) {
+std::vector<CompareRow> StoreView::compare(const RunInfo& baseline, const RunInfo& candidate) {
   std::lock_guard lock(mutex_);
-  return store_.compare_runs(baseline, candidate);
+  std::string key = std::to_string(baseline.id) + ' ' + baseline.key + ' ' + std::to_string(candidate.id) + ' ' + candidate.key;
+  if (auto it = compare_cache_.find(key); it != compare_cache_.end()) return it->second;
+  auto rows = store_.compare_runs(baseline.id, candidate.id);
+  compare_cache_[key] = rows;
+  compare_order_.push_back(key);
+  while (compare_order_.size() > cache_runs_) {
+    compare_cache_.erase(compare_order_.front());
+    compare_order_.pop_front();
+  }
+  return rows;
 }
 
 }  // namespace aisp::serve

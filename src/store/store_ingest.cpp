@@ -163,7 +163,8 @@ IngestOutcome Store::ingest_run(const fs::path& given, const IngestOptions& o) {
   if (!hw.is_object()) hw = json::object();
   r.git_commit = str_at(git, "commit");
   r.git_branch = str_at(git, "branch");
-  r.git_dirty = git.value("dirty", json(false)).is_boolean() && git["dirty"].get<bool>();
+  auto dirty = git.find("dirty");  // absent or not a boolean: not known to be dirty (never a throw)
+  r.git_dirty = dirty != git.end() && dirty->is_boolean() && dirty->get<bool>();
   r.hardware_key = str_at(hw, "hardware_key");
   r.gpu_model = str_at(hw, "gpu_model");
   r.complete = p.complete;

@@ -2,10 +2,12 @@
 // committed H100 reference runs. Expected values are computed independently: from the reference results
 // files, from the Store's own queries and from the analysis engine called directly, never typed in.
 #include <cmath>
+#include <future>
 #include <set>
 
 #include "analysis/analysis.hpp"
 #include "core/result.hpp"
+#include "core/stats.hpp"
 #include "serve_test_server.hpp"
 
 namespace aisp::serve::testing {
@@ -313,6 +315,84 @@ TEST(ServeLive, RunsStoredWhileServingAppear) {
   EXPECT_EQ(client.Get("/")->status, 404) << "no web root configured: the API only";
   server.stop();
   t.join();
+}
+
+// A level shift in a variant's history is marked on the run where it starts (the store's change-point
+// detector, as `aisp bench history` shows it); synthetic runs, since the reference runs have none.
+TEST(ServeLive, HistoryMarksTheRunWhereALevelShifts) {
+  TempDir tmp;
+  fs::path db = tmp.path / "aisp.db";
+  Store store = Store::open(db);
+  for (int run = 0; run < 6; ++run) {
+    double variant_ms = run < 3 ? 1.0 : 1.3;  // 30% slower from the fourth run on
+    TargetResult t;
+    t.id = "ch07:shift";
+    t.chapter = "ch07";
+    t.example = "shift";
+    t.status = "succeeded";
+    t.mode = "cold";
+    t.baseline.name = "baseline";
+    t.baseline.status = "succeeded";
+    VariantResult v;
+    v.name = "fast";
+    v.status = "succeeded";
+    v.verdict = "FASTER";
+    v.verification = Verification{};
+    v.verification->passed = true;
+    for (int i = 0; i < 40; ++i) {
+      t.baseline.samples_ms.push_back(2.0 * (1 + 0.002 * std::sin(i + run)));
+      v.samples_ms.push_back(variant_ms * (1 + 0.002 * std::cos(i + run)));
+    }
+    t.baseline.timing = summarize(t.baseline.samples_ms);
+    v.timing = summarize(v.samples_ms);
+    v.speedup = t.baseline.timing.median / v.timing.median;
+    v.ci_low = v.speedup * 0.99;
+    v.ci_high = v.speedup * 1.01;
+    t.optimizations = {v};
+    fs::path dir = tmp.path / "runs" / ("2026010" + std::to_string(run + 1) + "_000000__bench__shift");
+    write_json_atomic(dir / "manifest.json", {{"kind", "bench"}, {"mode", "cold"},
+                                              {"hardware", {{"hardware_key", "h100_80gb_hbm3"}}}});
+    write_json_atomic(dir / "results" / "benchmark_test_results.json", results_document({t}, "2026-01-01T00:00:00"));
+    write_json_atomic(dir / "progress" / "run_progress.json", {{"state", "finished"}});
+    store.ingest_run(dir);
+  }
+  ServeConfig c;
+  c.db = db;
+  DashboardServer server(c);
+  int port = server.bind("127.0.0.1", 0);
+  std::thread th([&] { server.run(); });
+  httplib::Client client("127.0.0.1", port);
+  json rows = json::parse(client.Get("/api/targets/ch07:shift/history")->body)["result"]["rows"];
+  ASSERT_EQ(rows.size(), 6u);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_TRUE(rows[i]["baseline_change"].is_null()) << i;
+    if (i == 3) {
+      ASSERT_TRUE(rows[i]["variant_change"].is_object()) << rows[i].dump();
+      EXPECT_NEAR(rows[i]["variant_change"]["rel_shift"].get<double>(), 0.3, 0.01);
+    } else {
+      EXPECT_TRUE(rows[i]["variant_change"].is_null()) << i;
+    }
+  }
+  server.stop();
+  th.join();
+}
+
+// A stop that arrives between bind() and run() (SIGTERM right at start-up) must not be lost.
+TEST(ServeLive, AStopBeforeRunIsNotLost) {
+  TempDir tmp;
+  fs::path db = tmp.path / "aisp.db";
+  { Store::open(db).ingest_run(reference_runs()[0]); }
+  ServeConfig c;
+  c.db = db;
+  DashboardServer server(c);
+  server.bind("127.0.0.1", 0);
+  server.stop();
+  auto done = std::async(std::launch::async, [&] { server.run(); });
+  EXPECT_EQ(done.wait_for(std::chrono::seconds(5)), std::future_status::ready) << "run() went on after stop()";
+  if (done.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+    server.stop();
+    done.wait();
+  }
 }
 
 TEST(ServeLive, AMissingStoreIsAnErrorNamingIt) {

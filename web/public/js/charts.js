@@ -21,6 +21,9 @@ function widthOf(el) {
 function make(el, opts, data) {
   const u = new window.uPlot({width: widthOf(el), height: opts.height || 300, ...opts}, data, el);
   u.__el = el;
+  // Band edges are series too (uPlot draws bands between two series); keep them out of the legend.
+  const rows = u.root.querySelectorAll('.u-legend .u-series');
+  opts.series.forEach((s, i) => { if (s.legend === false && rows[i]) rows[i].style.display = 'none'; });
   live.add(u);
   return u;
 }
@@ -31,6 +34,9 @@ window.addEventListener('resize', () => {
     u.setSize({width: widthOf(u.__el), height: u.height});
   }
 });
+
+// Axis labels: uPlot passes null for ticks it wants unlabeled (log-axis minors).
+const ticks = (digits = 3, suffix = '') => (u, vals) => vals.map(v => (v === null || v === undefined ? '' : fmt(v, digits) + suffix));
 
 const alpha = (hex, a) => {
   const n = parseInt(hex.slice(1), 16);
@@ -53,8 +59,8 @@ export function historyChart(el, {labels, series, yLabel, yLog = true, markers =
     const mid = data.length - 1;
     if (s.lo && s.hi) {
       data.push(s.hi, s.lo);
-      useries.push({label: s.label + ' CI high', stroke: alpha(color, 0.25), width: 1, points: {show: false}, spanGaps: true},
-                   {label: s.label + ' CI low', stroke: alpha(color, 0.25), width: 1, points: {show: false}, spanGaps: true});
+      useries.push({label: s.label + ' CI high', stroke: alpha(color, 0.25), width: 1, points: {show: false}, spanGaps: true, legend: false},
+                   {label: s.label + ' CI low', stroke: alpha(color, 0.25), width: 1, points: {show: false}, spanGaps: true, legend: false});
       bands.push({series: [mid + 1, mid + 2], fill: alpha(color, 0.12)});
     }
   });
@@ -67,7 +73,7 @@ export function historyChart(el, {labels, series, yLabel, yLog = true, markers =
     axes: [
       {values: (u, vals) => vals.map(v => (Number.isInteger(v) && labels[v] !== undefined ? labels[v] : '')),
        space: 90, size: 40},
-      {label: yLabel, size: 70, values: (u, vals) => vals.map(v => fmt(v, 3))},
+      {label: yLabel, size: 70, values: ticks()},
     ],
     hooks: {draw: [u => drawMarkers(u, markers, refLine)]},
   }, data);
@@ -87,6 +93,8 @@ function drawMarkers(u, markers, refLine) {
     ctx.stroke();
   }
   ctx.font = `${11 * dpr}px sans-serif`;
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'alphabetic';
   for (const m of markers) {
     const x = u.valToPos(m.x - 0.5, 'x', true);
     ctx.strokeStyle = m.color || '#e03131';
@@ -135,23 +143,45 @@ export function pointChart(el, {groups, lines = [], xLabel, yLabel, xLog, yLog, 
   }
   return make(el, {
     height,
-    scales: {x: {time: false, ...(xLog ? {distr: 3, log: 10} : {})}, y: yLog ? {distr: 3, log: 10} : {}},
+    scales: {x: {time: false, ...(xLog ? {distr: 3, log: 10} : {range: padded})},
+             y: yLog ? {distr: 3, log: 10} : {range: padded}},
     series,
-    axes: [{label: xLabel, values: (u, v) => v.map(x => fmt(x, 3))},
-           {label: yLabel, size: 70, values: (u, v) => v.map(x => fmt(x, 3))}],
+    axes: [{label: xLabel, values: ticks()}, {label: yLabel, size: 70, values: ticks()}],
     hooks: {draw: [u => labelPoints && drawTexts(u, texts)]},
   }, data);
 }
 
+// Linear axes get 10% room around the data so points at the extremes are not cut by the frame.
+function padded(u, min, max) {
+  if (min === null || max === null) return [0, 1];
+  const span = max - min || Math.abs(max) || 1;
+  return [min - span * 0.12, max + span * 0.12];
+}
+
+// Point labels: right of the point, or left of it near the right edge; a label that would overlap one
+// already drawn moves down a line.
 function drawTexts(u, texts) {
   const ctx = u.ctx, dpr = window.devicePixelRatio || 1;
   ctx.save();
   ctx.font = `${11 * dpr}px sans-serif`;
-  for (const t of texts) {
+  ctx.textAlign = 'left';  // uPlot leaves its last axis alignment on the context
+  ctx.textBaseline = 'alphabetic';
+  ctx.fillStyle = '#343a40';
+  const placed = [];
+  const right = u.bbox.left + u.bbox.width;
+  for (const t of [...texts].sort((a, b) => a.x - b.x)) {
     if (!t.text) continue;
-    const x = u.valToPos(t.x, 'x', true), y = u.valToPos(t.y, 'y', true);
-    ctx.fillStyle = '#343a40';
-    ctx.fillText(t.text, x + 8 * dpr, y - 6 * dpr);
+    const px = u.valToPos(t.x, 'x', true), py = u.valToPos(t.y, 'y', true);
+    const w = ctx.measureText(t.text).width;
+    let x = px + 8 * dpr;
+    if (x + w > right) x = px - 8 * dpr - w;
+    x = Math.max(u.bbox.left + 2 * dpr, x);
+    const line = 13 * dpr;
+    // Above the point, or below it when that would leave the plot.
+    let y = py - 6 * dpr < u.bbox.top + line ? py + 16 * dpr : py - 6 * dpr;
+    while (placed.some(p => Math.abs(p.y - y) < line && x < p.x + p.w && p.x < x + w)) y += line;
+    placed.push({x, y, w});
+    ctx.fillText(t.text, x, y);
   }
   ctx.restore();
 }
@@ -191,8 +221,8 @@ export function histogramChart(el, {variants, relative, bins = 40, height = 260}
     scales: {x: {time: false}},
     series,
     axes: [{label: relative ? 'deviation from the variant\u2019s median (%)' : 'time per run (ms)',
-            values: (u, v) => v.map(x => fmt(x, 3))},
-           {label: 'share of samples', size: 60, values: (u, v) => v.map(x => fmt(x * 100, 2) + '%')}],
+            values: ticks()},
+           {label: 'share of samples', size: 60, values: (u, v) => v.map(x => (x === null ? '' : fmt(x * 100, 2) + '%'))}],
   }, data);
 }
 
@@ -212,6 +242,6 @@ export function sampleSeriesChart(el, {variants, height = 240}) {
     height,
     scales: {x: {time: false}, y: {distr: 3, log: 10}},
     series,
-    axes: [{label: 'sample index (timing order)'}, {label: 'ms', size: 60, values: (u, v) => v.map(x => fmt(x, 3))}],
+    axes: [{label: 'sample index (timing order)'}, {label: 'ms', size: 60, values: ticks()}],
   }, data);
 }

@@ -39,23 +39,24 @@ export function changeBadge(change) {
 }
 
 // "6.22× [6.21, 6.22]" plus a bar: the CI on a log axis around 1 (and the minimum speedup, dashed).
-export function speedupCell(s, lo, hi, minSpeedup) {
+// scale: the bar's ends; the default 1/4×…64× keeps "same" and big wins both readable, a run-to-run
+// comparison uses a narrow one.
+export function speedupCell(s, lo, hi, minSpeedup, scale = [0.25, 64]) {
   if (!isNum(s)) return h('span', {class: 'muted'}, '–');
   return h('span', {class: 'speedup'},
     h('span', {class: 'num'}, speed(s)),
-    isNum(lo) && isNum(hi) ? h('span', {class: 'ci'}, ` [${fmt(lo, 4)}, ${fmt(hi, 4)}]`) : null,
-    isNum(lo) && isNum(hi) ? ciBar(lo, hi, s, minSpeedup) : null);
+    h('span', {class: 'ci'}, isNum(lo) && isNum(hi) ? `[${fmt(lo, 4)}, ${fmt(hi, 4)}]` : ''),
+    isNum(lo) && isNum(hi) ? ciBar(lo, hi, s, minSpeedup, scale) : null);
 }
 
-function ciBar(lo, hi, s, minSpeedup) {
-  // Log scale from 1/4× to 64×, so "same" (around 1) and big wins both stay readable.
-  const L = Math.log(0.25), R = Math.log(64);
+function ciBar(lo, hi, s, minSpeedup, scale) {
+  const L = Math.log(scale[0]), R = Math.log(scale[1]);
   const x = v => Math.max(0, Math.min(100, (Math.log(Math.max(v, 1e-9)) - L) / (R - L) * 100));
   const cls = lo > (minSpeedup || 1.05) ? 'up' : hi < 1 ? 'down' : 'flat';
-  return h('span', {class: 'cibar', title: `95% CI ${fmt(lo, 4)} – ${fmt(hi, 4)} (scale 0.25× … 64×, log)`},
+  return h('span', {class: 'cibar', title: `95% CI ${fmt(lo, 4)} – ${fmt(hi, 4)} (bar: ${scale[0]}× … ${scale[1]}×, log)`},
     h('span', {class: 'one', style: {left: x(1) + '%'}}),
     isNum(minSpeedup) ? h('span', {class: 'min', style: {left: x(minSpeedup) + '%'}}) : null,
-    h('span', {class: 'range ' + cls, style: {left: x(lo) + '%', width: Math.max(x(hi) - x(lo), 0.8) + '%'}}),
+    h('span', {class: 'range ' + cls, style: {left: `calc(${x(lo)}% - 1px)`, width: `calc(${Math.max(x(hi) - x(lo), 0)}% + 3px)`}}),
     h('span', {class: 'dot', style: {left: x(s) + '%'}}));
 }
 

@@ -14,7 +14,7 @@ export async function render(root) {
     stat('Regressions', summary.regressions.length, 'vs stored expectations', summary.regressions.length ? 'bad' : 'good'),
     stat('Verdicts', Object.entries(summary.by_badge).map(([k, v]) => h('span', {class: 'inline'}, badge(k), ' ', v)), ''),
     stat('Latest run', summary.latest_run ? stamp(summary.latest_run.stamp) : '–',
-         summary.latest_run ? `${summary.latest_run.hardware_key} · ${summary.latest_run.mode} · ${summary.latest_run.label || summary.latest_run.key}` : 'no runs stored')));
+         summary.latest_run ? `${summary.latest_run.hardware_key} · ${summary.latest_run.mode} · ${summary.latest_run.label || summary.latest_run.key}` : 'no runs stored', 'small')));
 
   const filter = h('input', {type: 'search', placeholder: 'filter targets…', 'aria-label': 'filter targets', id: 'target-filter'});
   const holder = h('div');
@@ -29,7 +29,7 @@ export async function render(root) {
   draw();
 }
 
-function stat(title, value, note, tone) {
+function stat(title, value, note, tone) {  // tone: good | bad | small
   return h('div', {class: 'stat ' + (tone || '')}, h('div', {class: 'stat-title'}, title),
     h('div', {class: 'stat-value'}, value), h('div', {class: 'stat-note'}, note));
 }

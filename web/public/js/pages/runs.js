@@ -19,7 +19,12 @@ export async function render(root, params) {
     {label: 'Mode', value: r => r.mode},
     {label: 'Targets', cls: 'num', value: r => r.targets},
     {label: 'Kind', value: r => (r.calibration ? 'A/A calibration' : r.complete ? 'benchmark' : 'INCOMPLETE')},
-    {label: '', value: r => h('a', {href: `#/compare?candidate=${r.id}`}, 'compare…')},
+    {label: '', value: r => {
+      // The previous benchmark run on the same GPU and mode (in this page), as the default baseline.
+      const older = list.runs.slice(list.runs.indexOf(r) + 1)
+        .find(o => !o.calibration && o.hardware_key === r.hardware_key && o.mode === r.mode);
+      return older ? h('a', {href: `#/compare?baseline=${older.id}&candidate=${r.id}`}, `compare with #${older.id}`) : '';
+    }},
   ], list.runs),
   h('div', {class: 'pager'},
     offset > 0 ? h('a', {href: `#/runs?offset=${Math.max(0, offset - PAGE)}`}, '← newer') : null, ' ',

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Browser test of the dashboard: a store of the committed H100 reference runs, aisp-serve on a free
+# loopback port, and headless Debian Chromium driven by playwright-core (web/package-lock.json) clicking
+# overview → target → compare → analysis → hardware, checking what each page shows and saving a
+# screenshot of each. Exit 77 (skipped) only when node or chromium is not installed.
+# Usage: dashboard_browser.sh <aisp-serve> <aisp> <build dir> <source dir> [screenshot dir]
+set -euo pipefail
+serve=$1 aisp=$2 build=$3 src=$4
+shots=${5:-$build/web-screenshots}
+chromium=${AISP_CHROMIUM:-/usr/bin/chromium}
+if ! command -v node >/dev/null; then echo "SKIPPED: node is not installed (it drives the browser)"; exit 77; fi
+if [ ! -x "$chromium" ]; then echo "SKIPPED: $chromium not found (Debian: apt-get install chromium)"; exit 77; fi
+modules=$(cd "$build" && pwd)/web-npm/node_modules
+if [ ! -d "$modules/playwright-core" ]; then
+  echo "FAIL: $modules/playwright-core is missing; the build installs it with npm ci (web/CMakeLists.txt)"; exit 1
+fi
+
+tmp=$(mktemp -d)
+server_pid=
+# Stop the server (SIGTERM: a clean stop); SIGKILL if it has not exited within 5 s.
+cleanup() {
+  if [ -n "$server_pid" ]; then
+    kill "$server_pid" 2>/dev/null || true
+    for _ in $(seq 50); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$server_pid" 2>/dev/null || true
+  fi
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+"$aisp" bench ingest "$src"/results/reference/h100_80gb_hbm3/2026* --db "$tmp/artifacts/aisp.db" >/dev/null
+# A run in progress, so the progress banner has something to show.
+mkdir -p "$tmp/artifacts/runs/29990101_000000__bench__live/progress"
+echo '{"state":"running","target":"ch07:transpose","completed":2,"total":4}' \
+  > "$tmp/artifacts/runs/29990101_000000__bench__live/progress/run_progress.json"
+
+"$serve" --data "$tmp/artifacts/aisp.db" --port 0 --web-root "$build/web" 2> "$tmp/serve.log" &
+server_pid=$!
+port=
+for _ in $(seq 100); do
+  port=$(sed -n 's#^aisp serve: http://127.0.0.1:\([0-9]*\)/.*#\1#p' "$tmp/serve.log")
+  [ -n "$port" ] && break
+  sleep 0.1
+done
+if [ -z "$port" ]; then echo "FAIL: aisp-serve did not start:"; cat "$tmp/serve.log"; exit 1; fi
+
+AISP_WEB_NPM=$modules node "$src/tests/web/dashboard_browser.mjs" \
+  --url "http://127.0.0.1:$port" --shots "$shots" --chromium "$chromium"
