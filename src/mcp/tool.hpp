@@ -26,6 +26,9 @@ struct ToolCall {
   // notifications/progress when the client sent a progressToken (else a no-op). Values must grow; the
   // server drops a report that does not, and every report once the response is sent.
   std::function<void(double progress, double total, const std::string& message)> progress;
+  // A step counter shared by everything the call does (several child commands in a row), so progress
+  // keeps growing across them when there is no known total.
+  double steps = 0;
 };
 
 struct Tool {

@@ -30,12 +30,11 @@ AispOutput run_aisp(const ServerConfig& config, const std::vector<std::string>& 
   o.cancel = &call.cancelled;
   o.timeout_s = config.sync_timeout_s;
   o.stdout_limit = size_t{64} << 20;
-  double lines = 0;
   o.on_stderr_line = [&](const std::string& line) {
-    if (!line.empty()) call.progress(++lines, 0, line.substr(0, 200));
+    if (!line.empty()) call.progress(++call.steps, 0, line.substr(0, 200));
   };
   // One report before the child starts, so a client sees the call is alive even when the command is silent.
-  call.progress(++lines, 0, fmt::format("running aisp {}", fmt::join(args.begin(), args.begin() + std::min<size_t>(args.size(), 3), " ")));
+  call.progress(++call.steps, 0, fmt::format("running aisp {}", fmt::join(args.begin(), args.begin() + std::min<size_t>(args.size(), 3), " ")));
   AispOutput out;
   out.child = run_child(argv, o);
   if (out.child.started) {
