@@ -62,7 +62,11 @@ export function rawSession(lines, { args = [], env = {}, expect = 0, timeoutMs =
     });
     if (onSpawn) onSpawn(child);
     child.stdin.on('error', () => {});  // the server may stop reading a hostile stream early
-    for (const l of lines) child.stdin.write((typeof l === 'string' ? l : JSON.stringify(l)) + '\n');
+    // Strings and Buffers (raw bytes, e.g. invalid UTF-8) are sent as they are, objects as JSON.
+    for (const l of lines) {
+      if (Buffer.isBuffer(l)) child.stdin.write(Buffer.concat([l, Buffer.from('\n')]));
+      else child.stdin.write((typeof l === 'string' ? l : JSON.stringify(l)) + '\n');
+    }
     if (!expect) finish();
   });
 }
