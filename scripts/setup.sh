@@ -9,6 +9,9 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
+# node + npm for the MCP client tests (tests/mcp: the official @modelcontextprotocol/sdk client), only when
+# no node is installed: an image may carry a newer one than Debian's 18, which the SDK also accepts (>= 18).
+command -v node >/dev/null 2>&1 || missing+=(nodejs npm)
 if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}"
   sudo_cmd=""

@@ -1,0 +1,163 @@
+// The tool set built from a server configuration: tools exist exactly for the commands a build has, every
+// tool has the shapes clients require, CLI-derived arguments become safe argv (no option injection), the
+// catalog merges sources and plugins, and a hardware-probe tool runs its command as a job. A stand-in
+// script plays `aisp`, so no GPU and no real binary are needed.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include "mcp/catalog.hpp"
+#include "mcp/schema.hpp"
+#include "mcp/tools.hpp"
+
+namespace aisp::mcp {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "aisp_mcp_tools_XXXXXX").string();
+    path = mkdtemp(tmpl.data());
+  }
+  ~TempDir() { fs::remove_all(path); }
+  void touch(const std::string& rel, const std::string& text = "") {
+    fs::create_directories((path / rel).parent_path());
+    std::ofstream(path / rel) << text;
+  }
+};
+
+CommandSpec probe_spec() {
+  return {{"hw", "memory"},
+          "HBM bandwidth.",
+          {{"json", "--json", "boolean", false, false, "print JSON"},
+           {"out", "--out", "string", false, false, "write JSON"},
+           {"device", "--device", "integer", false, false, "CUDA device"},
+           {"quick", "--quick", "boolean", false, false, "fewer samples"},
+           {"gib", "--gib", "number", false, false, "GiB per buffer"}}};
+}
+
+TEST(McpTools, DerivedSchemaAndArgvAreSafe) {
+  CommandSpec spec = {{"bench", "whatif"},
+                      "Budgets.",
+                      {{"vram", "--vram", "number", false, false, "GiB"},
+                       {"tags", "--tags", "string", true, false, "tags"},
+                       {"db", "--db", "string", false, false, "store"},
+                       {"strict", "--strict", "boolean", false, false, "flag"},
+                       {"target", "", "string", false, true, "positional"}}};
+  json in = input_schema_from(spec, {"db"});
+  EXPECT_EQ(in["type"], "object");
+  EXPECT_EQ(in["additionalProperties"], false);
+  EXPECT_FALSE(in["properties"].contains("db"));  // hidden: the server sets it
+  EXPECT_EQ(in["properties"]["tags"]["type"], "array");
+  EXPECT_EQ(in["required"], json::array({"target"}));
+  EXPECT_TRUE(schema::validate(json{{"target", "x"}, {"vram", 24}}, in).empty());
+  EXPECT_FALSE(schema::validate(json{{"target", "x"}, {"db", "/etc/passwd"}}, in).empty());
+
+  // A value that looks like an option stays a value: --flag=value, positionals after "--".
+  auto argv = argv_from(spec, {{"vram", 2.5}, {"tags", {"a", "--evil"}}, {"strict", true}, {"target", "--help"}},
+                        {"db"});
+  EXPECT_EQ(argv, (std::vector<std::string>{"bench", "whatif", "--vram=2.5", "--tags=a", "--tags=--evil", "--strict",
+                                            "--", "--help"}));
+  EXPECT_EQ(argv_from(spec, {{"strict", false}}, {}), (std::vector<std::string>{"bench", "whatif"}));
+  EXPECT_THROW(argv_from(spec, {{"target", std::string("a\0b", 3)}}, {}), ToolError);
+}
+
+TEST(McpTools, ToolsFollowTheCommandsOfTheBuild) {
+  JobManager jobs;
+  ServerConfig bare;
+  bare.aisp_exe = "/bin/false";
+  std::vector<std::string> names;
+  for (auto& t : make_tools(bare, jobs)) names.push_back(t.name);
+  // Without bench run / hw / analysis commands: no tools for them.
+  EXPECT_EQ(std::count(names.begin(), names.end(), "aisp_run_benchmarks"), 0);
+  EXPECT_EQ(std::count(names.begin(), names.end(), "aisp_analyze"), 0);
+  EXPECT_EQ(std::count(names.begin(), names.end(), "aisp_status"), 1);
+
+  ServerConfig full = bare;
+  full.commands = {{{"bench", "run"}, "Run.", {}}, probe_spec(), {{"bench", "analyze"}, "Leaderboards.", {}},
+                   {{"profile", "ncu"}, "Nsight Compute.", {}}};
+  std::regex valid_name("^aisp_[A-Za-z0-9_]{1,59}$");
+  std::vector<std::string> with;
+  for (auto& t : make_tools(full, jobs)) {
+    with.push_back(t.name);
+    EXPECT_TRUE(std::regex_match(t.name, valid_name)) << t.name;
+    EXPECT_GT(t.description.size(), 30u) << t.name;
+    EXPECT_EQ(t.input_schema["type"], "object") << t.name;
+    EXPECT_EQ(t.input_schema["additionalProperties"], false) << t.name;
+    EXPECT_EQ(t.output_schema["type"], "object") << t.name;
+    EXPECT_TRUE(t.annotations.contains("readOnlyHint")) << t.name;
+  }
+  for (const char* n : {"aisp_run_benchmarks", "aisp_hw_memory", "aisp_analyze", "aisp_profile_ncu"})
+    EXPECT_EQ(std::count(with.begin(), with.end(), n), 1) << n;
+  EXPECT_EQ(std::count(with.begin(), with.end(), "aisp_analyze_whatif"), 0);
+}
+
+TEST(McpTools, CatalogMergesPluginsAndSources) {
+  TempDir plugins, src;
+  plugins.touch("ch07/baseline_copy.so");
+  plugins.touch("ch07/optimized_copy.so");
+  src.touch("chapters/ch07/baseline_copy.cu");
+  src.touch("chapters/ch07/optimized_copy.cu");
+  src.touch("chapters/ch07/optimized_copy_v2.cu");
+  src.touch("chapters/ch07/README.md", "# Chapter 7: memory access\n");
+  src.touch("labs/moe/baseline_router.cu");
+  src.touch("labs/moe/optimized_router.cu");
+  ServerConfig c;
+  c.plugin_root = plugins.path;
+  c.source_root = src.path;
+  Catalog cat = load_catalog(c);
+  ASSERT_EQ(cat.targets.size(), 2u);
+  const CatalogEntry& copy = cat.targets.at("ch07:copy");
+  EXPECT_TRUE(copy.built && copy.in_sources);
+  EXPECT_EQ(copy.variants, (std::vector<std::string>{"copy", "copy_v2"}));
+  const CatalogEntry& router = cat.targets.at("labs/moe:router");
+  EXPECT_FALSE(router.built);
+  EXPECT_TRUE(router.in_sources);
+  EXPECT_EQ(cat.built_count(), 1u);
+  EXPECT_EQ(readme_title(cat.chapter_dirs.at("ch07")), "Chapter 7: memory access");
+}
+
+TEST(McpTools, ProbeToolRunsItsCommandAsAJob) {
+  TempDir dir;
+  // Stands in for aisp: prints its arguments as the JSON document a probe would print.
+  dir.touch("fake_aisp", "#!/bin/sh\nprintf '{\"argv\":\"%s\"}\\n' \"$*\"\necho 'probe done' >&2\n");
+  fs::permissions(dir.path / "fake_aisp", fs::perms::owner_all);
+  ServerConfig c;
+  c.aisp_exe = (dir.path / "fake_aisp").string();
+  c.commands = {probe_spec()};
+  JobManager jobs;
+  auto tools = make_tools(c, jobs);
+  auto find = [&](const std::string& name) -> Tool& {
+    for (auto& t : tools)
+      if (t.name == name) return t;
+    throw std::runtime_error("no tool " + name);
+  };
+  Tool& probe = find("aisp_hw_memory");
+  EXPECT_FALSE(probe.input_schema["properties"].contains("out"));  // output files are the server's business
+  std::atomic<bool> cancelled{false};
+  json args = {{"device", 1}, {"quick", true}};
+  ToolCall call{args, cancelled, [](double, double, const std::string&) {}};
+  json started = probe.run(call);
+  EXPECT_TRUE(schema::validate(started, probe.output_schema).empty());
+  std::string id = started["job_id"];
+  ASSERT_TRUE(jobs.wait(id, 10));
+
+  json result_args = {{"job_id", id}};
+  ToolCall result_call{result_args, cancelled, [](double, double, const std::string&) {}};
+  Tool& result_tool = find("aisp_job_result");
+  json result = result_tool.run(result_call);
+  EXPECT_TRUE(schema::validate(result, result_tool.output_schema).empty()) << result.dump();
+  EXPECT_EQ(result["ready"], true);
+  EXPECT_EQ(result["job"]["state"], "finished");
+  EXPECT_EQ(result["job"]["kind"], "hw_memory");
+  EXPECT_EQ(result["result"]["argv"], "hw memory --device=1 --quick --json");
+  EXPECT_EQ(result["job"]["log_tail"], json::array({"probe done"}));
+}
+
+}  // namespace
+}  // namespace aisp::mcp
