@@ -10,7 +10,7 @@ namespace s = schema;
 std::vector<Tool> catalog_tools(const ServerConfig& config) {
   std::vector<Tool> tools;
 
-  json chapter = s::object({{"chapter", s::string("ch07 or labs/<lab>", 128)},
+  json chapter_row = s::object({{"chapter", s::string("ch07 or labs/<lab>", 128)},
                             {"title", s::string("The README's first heading (\"\" when none)", 256)},
                             {"targets", s::integer("Baseline/optimized pairs", 0, 1 << 20)},
                             {"built", s::integer("Pairs with built plugins (runnable now)", 0, 1 << 20)},
@@ -20,7 +20,7 @@ std::vector<Tool> catalog_tools(const ServerConfig& config) {
                    "Chapters (ch01..ch20) and labs that hold benchmark pairs: title from the README, number of "
                    "targets, how many are built and runnable.",
                    s::object({}, {}, true),
-                   s::object({{"chapters", s::array("Chapters and labs, sorted", chapter, 1000)}}, {"chapters"}),
+                   s::object({{"chapters", s::array("Chapters and labs, sorted", chapter_row, 1000)}}, {"chapters"}),
                    read_only_annotations(), [&config](ToolCall&) {
                      Catalog c = load_catalog(config);
                      std::map<std::string, json> by_chapter;
