@@ -3,11 +3,11 @@
 # Exit 77 (ctest: skipped) with the reason when node is not installed; a failed `npm ci` is a failure.
 set -euo pipefail
 file=$1 aisp=$2 src=$3
-here=$(cd "$(dirname "$0")" && pwd)
 if ! command -v node >/dev/null 2>&1; then
   echo "SKIP: node is not installed (scripts/setup.sh installs nodejs and npm); the MCP client tests need it"
   exit 77
 fi
+here=$(cd "$(dirname "$0")" && pwd)
 # The SDK client test needs the pinned packages; the hostile-input test speaks raw JSON-RPC and does not.
 if [ "$file" = sdk_client.test.mjs ] && [ ! -d "$here/node_modules/@modelcontextprotocol/sdk" ]; then
   npm ci --prefix "$here" --no-audit --no-fund
