@@ -228,6 +228,11 @@ void JobManager::cancel_all_and_wait() {
     if (job->thread.joinable()) job->thread.join();
 }
 
+bool JobManager::gpu_busy() const {
+  std::lock_guard lock(mutex_);
+  return gpu_busy_;
+}
+
 void JobManager::evict_old_locked() {
   // Oldest finished jobs go first; running and queued jobs are never dropped.
   for (auto it = order_.begin(); jobs_.size() >= max_kept_ && it != order_.end();) {

@@ -70,6 +70,8 @@ class JobManager {
   // Blocks until the job leaves queued/running or `timeout_s` passes; false on timeout or unknown id.
   bool wait(const std::string& id, double timeout_s) const;
   void cancel_all_and_wait();
+  // A GPU job is running now (tools then avoid creating CUDA contexts: they would disturb its timing).
+  bool gpu_busy() const;
 
  private:
   struct Job;

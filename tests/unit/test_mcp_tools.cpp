@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <thread>
 
 #include "mcp/catalog.hpp"
 #include "mcp/schema.hpp"
@@ -157,6 +158,51 @@ TEST(McpTools, ProbeToolRunsItsCommandAsAJob) {
   EXPECT_EQ(result["job"]["kind"], "hw_memory");
   EXPECT_EQ(result["result"]["argv"], "hw memory --device=1 --quick --json");
   EXPECT_EQ(result["job"]["log_tail"], json::array({"probe done"}));
+}
+
+TEST(McpTools, NoCudaContextWhileAGpuJobRuns) {
+  TempDir dir;
+  dir.touch("fake_aisp", "#!/bin/sh\nprintf '{\"gpus\":[],\"error\":\"asked: %s\"}\\n' \"$*\"\n");
+  fs::permissions(dir.path / "fake_aisp", fs::perms::owner_all);
+  ServerConfig c;
+  c.aisp_exe = (dir.path / "fake_aisp").string();
+  JobManager jobs;
+  auto tools = make_tools(c, jobs);
+  Tool* gpu = nullptr;
+  for (auto& t : tools)
+    if (t.name == "aisp_gpu_info") gpu = &t;
+  ASSERT_TRUE(gpu);
+  std::atomic<bool> cancelled{false};
+  json no_args = json::object();
+  auto ask = [&] {
+    ToolCall call{no_args, cancelled, [](double, double, const std::string&) {}};
+    json r = gpu->run(call);
+    EXPECT_TRUE(schema::validate(r, gpu->output_schema).empty()) << r.dump();
+    return r;
+  };
+  auto run_gpu_job = [&] {
+    std::string id = jobs.submit({"bench_run", {"/bin/sh", "-c", "sleep 30"}, true, 0, nullptr});
+    for (int i = 0; i < 200 && !jobs.gpu_busy(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    return id;
+  };
+  // A job is measuring and nothing was asked before: no query, and the answer says why.
+  std::string first = run_gpu_job();
+  json busy = ask();
+  EXPECT_TRUE(busy["gpu_count"].is_null());
+  EXPECT_NE(busy["error"].get<std::string>().find("GPU job is running"), std::string::npos);
+  jobs.cancel(first);
+  jobs.wait(first, 10);
+  // Idle: queried now.
+  json fresh = ask();
+  EXPECT_EQ(fresh["gpu_count"], 0);
+  EXPECT_EQ(fresh["error"], "asked: info gpu --json");
+  EXPECT_TRUE(fresh["cached_at"].is_null());
+  // Busy again: the earlier answer, marked with when it was taken.
+  std::string second = run_gpu_job();
+  json cached = ask();
+  EXPECT_EQ(cached["error"], "asked: info gpu --json");
+  EXPECT_TRUE(cached["cached_at"].is_string());
+  jobs.cancel(second);
 }
 
 }  // namespace
