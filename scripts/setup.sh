@@ -4,7 +4,8 @@
 set -euo pipefail
 packages=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libfmt-dev libsqlite3-dev libcpp-httplib-dev
           googletest libgtest-dev libbenchmark-dev
-          chromium)  # headless browser: the report-rendering test (tests/e2e/analysis_report_render.sh)
+          chromium   # headless browser: the report-rendering test and the dashboard's browser test (tests/web)
+          pkg-config wrk)  # cpp-httplib's compile flags come from its .pc file; wrk: the dashboard's load test
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

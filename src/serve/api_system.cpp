@@ -1,6 +1,7 @@
 // System endpoints: the hardware page (measured capabilities + what each GPU's runs recorded), the live
 // GPU (NVML, when this build and host have it) and runs in progress (their progress files).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -71,12 +72,13 @@ json Api::hardware(const Query& q) {
                         {"hardware", field("hardware")}, {"gpus", field("gpus")}, {"software", field("software")}});
   }
   json dirs = json::array();
-  for (auto& d : config_.caps_dirs) dirs.push_back(d.string());
+  std::vector<std::string> dir_names;
+  for (auto& d : config_.caps_dirs) dirs.push_back(d.string()), dir_names.push_back(d.string());
   json notes = json::array();
   if (caps.empty())
     notes.push_back(fmt::format("no hardware_capabilities_<hwkey>.json in {}: `aisp hw peak` on the GPU writes one "
                                 "(until then the roofline uses ceilings computed from device properties)",
-                                dirs.dump()));
+                                fmt::join(dir_names, ", ")));
   return {{"capabilities", caps}, {"hardware", hardware}, {"capabilities_dirs", dirs}, {"notes", notes}};
 }
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <future>
 
 #include "serve_test_server.hpp"
@@ -218,6 +219,7 @@ TEST(ServeRobustness, StalledClientsAreDroppedAndOthersStillServed) {
     close(fd);
   }
   double waited = std::chrono::duration<double>(Clock::now() - t0).count();
+  std::printf("[ measured ] 10 stalled clients all disconnected %.1f s after the check began\n", waited);
   EXPECT_LT(waited, 10.0) << "stalled clients were not dropped by the read timeout";
   expect_alive(s);
 }
@@ -236,6 +238,7 @@ TEST(ServeRobustness, MoreStalledClientsThanThreadsDelayButNeverHang) {
   auto t0 = Clock::now();
   auto res = s.client().Get("/api/health");
   double waited = std::chrono::duration<double>(Clock::now() - t0).count();
+  std::printf("[ measured ] with 8 stalled clients on 4 threads a normal request waited %.1f s\n", waited);
   ASSERT_TRUE(res);
   EXPECT_EQ(res->status, 200);
   EXPECT_LT(waited, 16.0);

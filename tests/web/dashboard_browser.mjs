@@ -64,6 +64,7 @@ try {
   await page.fill('#target-filter', 'transpose');
   assert.equal(await rows.count(), 1, 'the filter keeps the matching target only');
   await page.fill('#target-filter', '');
+  await page.locator('#target-filter').blur();
   await shot('overview');
 
   // Target: sample distributions of baseline and variant, history chart and table.

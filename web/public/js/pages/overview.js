@@ -62,5 +62,5 @@ const columns = [
       failed ? `${failed} failed` : `${v.checks_passed} ok`);
   }},
   {label: 'GPU', value: b => b.hardware_key},
-  {label: 'Run', value: b => h('a', {href: '#/runs/' + b.run.id}, stamp(b.run.stamp))},
+  {label: 'Run', value: b => h('a', {href: '#/runs/' + b.run.id, title: b.run.key}, stamp(b.run.stamp).slice(5, 16))},
 ];
