@@ -5,7 +5,8 @@
 // server's end.
 //
 // GPU jobs run one at a time, in submission order: two benchmark runs sharing a GPU would each time the
-// other's kernels and both results would be wrong. Jobs that do not touch the GPU run at once.
+// other's kernels and both results would be wrong. A job marked as not using the GPU runs at once (the
+// tools mark none: every measurement, `hw disk` included, waits its turn).
 #pragma once
 #include <nlohmann/json.hpp>
 

@@ -207,12 +207,13 @@ std::vector<Tool> job_tools(const ServerConfig& config, JobManager& jobs) {
                              "the reason)."
                            : "Needs an NVIDIA GPU and the profiler installed."),
          input_schema_from(spec, hidden), started_schema(), starts_work_annotations(),
-         [&config, &jobs, &spec, hidden, kind, probe](ToolCall& call) {
+         [&config, &jobs, &spec, hidden, kind](ToolCall& call) {
            std::vector<std::string> argv = {config.aisp_exe};
            for (auto& a : argv_from(spec, call.arguments, hidden)) argv.push_back(a);
            argv.push_back("--json");
-           // `hw disk` measures a filesystem, not the GPU: it need not wait for the GPU queue.
-           bool gpu = !(probe && spec.path[1] == "disk");
+           // Every measurement waits its turn, `hw disk` too: its I/O would compete with the storage
+           // benchmarks (ch05) and with the host side of any timed run.
+           const bool gpu = true;
            JobSpec job{kind, argv, gpu, 0, [](int code) {
                          return code == 0 ? std::string("0: ok")
                                           : fmt::format("{}: {}", code, code == 2 ? "needs a GPU or bad arguments"
