@@ -160,6 +160,59 @@ TEST(McpTools, ProbeToolRunsItsCommandAsAJob) {
   EXPECT_EQ(result["job"]["log_tail"], json::array({"probe done"}));
 }
 
+// `bench run` played by a script that creates the run directory from --artifacts-dir/--label and prints a
+// real results document (a reference H100 run): the job, its summary and its run directory.
+TEST(McpTools, BenchmarkRunJobSummaryAndRunDirectory) {
+  TempDir dir;
+  fs::path results = fs::path(AISP_TEST_DATA_DIR).parent_path().parent_path() / "results" / "reference" /
+                     "h100_80gb_hbm3" / "20261122_090130__bench__targets-ch07_ch01" / "results" /
+                     "benchmark_test_results.json";
+  ASSERT_TRUE(fs::exists(results)) << results;
+  dir.touch("fake_aisp", "#!/bin/sh\nfor a in \"$@\"; do case $a in --label=*) l=${a#--label=};; "
+                         "--artifacts-dir=*) d=${a#--artifacts-dir=};; esac; done\n"
+                         "mkdir -p \"$d/runs/20260101_000000__bench__$l\"\necho 'stored run' >&2\n"
+                         "cat '" + results.string() + "'\nexit 1\n");
+  fs::permissions(dir.path / "fake_aisp", fs::perms::owner_all);
+  ServerConfig c;
+  c.aisp_exe = (dir.path / "fake_aisp").string();
+  c.artifacts_dir = dir.path / "artifacts";
+  c.db_path = dir.path / "artifacts" / "aisp.db";
+  c.commands = {{{"bench", "run"}, "Run.", {}}};
+  JobManager jobs;
+  auto tools = make_tools(c, jobs);
+  auto find = [&](const std::string& name) -> Tool& {
+    for (auto& t : tools)
+      if (t.name == name) return t;
+    throw std::runtime_error("no tool " + name);
+  };
+  std::atomic<bool> cancelled{false};
+  auto run = [&](const std::string& name, const json& args) {
+    ToolCall call{args, cancelled, [](double, double, const std::string&) {}};
+    Tool& t = find(name);
+    json out = t.run(call);
+    EXPECT_TRUE(schema::validate(out, t.output_schema).empty()) << name << ": " << out.dump().substr(0, 500);
+    return out;
+  };
+  json started = run("aisp_run_benchmarks", {{"targets", {"ch07", "ch01:gemm_batched"}}, {"mode", "hot"},
+                                              {"iterations", 20}, {"reproducible", true}});
+  std::vector<std::string> command = started["command"];
+  for (const char* want : {"--targets=ch07", "--targets=ch01:gemm_batched", "--mode=hot", "--iterations=20",
+                           "--reproducible", "--json"})
+    EXPECT_EQ(std::count(command.begin(), command.end(), want), 1) << want;
+  std::string id = started["job_id"];
+  json result = run("aisp_job_result", {{"job_id", id}, {"wait_s", 10}});
+  EXPECT_EQ(result["ready"], true);
+  EXPECT_EQ(result["job"]["state"], "finished");  // exit 1 with results: a regression to read, not a failure
+  EXPECT_EQ(result["job"]["exit_code"], 1);
+  EXPECT_NE(result["job"]["exit_meaning"].get<std::string>().find("regression"), std::string::npos);
+  ASSERT_EQ(result["summary"].size(), 4u);  // the reference run's four targets
+  EXPECT_TRUE(result["summary"][0]["variants"].size() > 0);
+  EXPECT_NE(result["run_dir"].get<std::string>().find("__bench__mcp-"), std::string::npos);
+  EXPECT_TRUE(result["result"].is_null());  // summary by default
+  json full = run("aisp_job_result", {{"job_id", id}, {"detail", "full"}});
+  EXPECT_TRUE(full["result"].contains("results"));
+}
+
 TEST(McpTools, NoCudaContextWhileAGpuJobRuns) {
   TempDir dir;
   dir.touch("fake_aisp", "#!/bin/sh\nprintf '{\"gpus\":[],\"error\":\"asked: %s\"}\\n' \"$*\"\n");
