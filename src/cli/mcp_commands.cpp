@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 
 #include "cli/paths.hpp"
 #include "cli/store_commands.hpp"
@@ -32,6 +33,18 @@ std::string schema_type(const CLI::Option& o) {
   return "string";
 }
 
+// The values of a CLI::IsMember check, from the type name CLI11 builds for it ("TEXT:{cold,hot,graph}").
+std::vector<std::string> choices_of(const CLI::Option& o) {
+  std::string t = o.get_type_name();
+  auto open = t.find(":{");
+  std::vector<std::string> out;
+  if (open == std::string::npos || t.back() != '}') return out;
+  std::stringstream list(t.substr(open + 2, t.size() - open - 3));
+  for (std::string item; std::getline(list, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
 // Every runnable subcommand with its options, so the server can offer tools for exactly what this binary
 // has (hw probes only in builds with probes; the analysis commands as they land).
 void collect_commands(const CLI::App& app, std::vector<std::string> path, std::vector<mcp::CommandSpec>& out) {
@@ -58,6 +71,7 @@ void collect_commands(const CLI::App& app, std::vector<std::string> path, std::v
       opt.repeated = o->get_items_expected_max() > 1;
       opt.required = o->get_required();
       opt.description = o->get_description();
+      if (opt.type == "string") opt.choices = choices_of(*o);
       spec.options.push_back(opt);
     }
     out.push_back(spec);

@@ -16,6 +16,7 @@ struct CommandOption {
   bool repeated = false;  // takes several values (an array in the schema)
   bool required = false;
   std::string description;
+  std::vector<std::string> choices;  // the allowed values when the CLI restricts them (an enum in the schema)
 };
 
 struct CommandSpec {

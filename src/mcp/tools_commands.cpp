@@ -24,6 +24,7 @@ json option_schema(const CommandOption& o) {
   if (o.type == "boolean") one = s::boolean(o.description);
   else if (o.type == "integer") one = s::integer(o.description, -(1LL << 53), 1LL << 53);
   else if (o.type == "number") one = s::number(o.description);
+  else if (!o.choices.empty()) one = s::string_enum(o.description, o.choices);
   else one = s::string(o.description, 4096);
   if (!o.repeated || o.type == "boolean") return one;
   one.erase("description");

@@ -49,6 +49,7 @@ TEST(McpTools, DerivedSchemaAndArgvAreSafe) {
                        {"tags", "--tags", "string", true, false, "tags"},
                        {"db", "--db", "string", false, false, "store"},
                        {"strict", "--strict", "boolean", false, false, "flag"},
+                       {"stat", "--stat", "string", false, false, "statistic", {"p99", "median"}},
                        {"target", "", "string", false, true, "positional"}}};
   json in = input_schema_from(spec, {"db"});
   EXPECT_EQ(in["type"], "object");
@@ -56,6 +57,8 @@ TEST(McpTools, DerivedSchemaAndArgvAreSafe) {
   EXPECT_FALSE(in["properties"].contains("db"));  // hidden: the server sets it
   EXPECT_EQ(in["properties"]["tags"]["type"], "array");
   EXPECT_EQ(in["required"], json::array({"target"}));
+  EXPECT_EQ(in["properties"]["stat"]["enum"], json::array({"p99", "median"}));
+  EXPECT_FALSE(schema::validate(json{{"target", "x"}, {"stat", "p50"}}, in).empty());
   EXPECT_TRUE(schema::validate(json{{"target", "x"}, {"vram", 24}}, in).empty());
   EXPECT_FALSE(schema::validate(json{{"target", "x"}, {"db", "/etc/passwd"}}, in).empty());
 
