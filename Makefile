@@ -2,7 +2,7 @@
 # (build everything, every .cu included, and run the tests; GPU tests skip with a reason without a GPU).
 BUILD ?= build
 JOBS ?= $(shell nproc)
-TARGETS ?= ch07 ch01
+TARGETS ?= all
 
 .PHONY: setup build test run gpu-test clean
 

@@ -3,6 +3,7 @@
 // buffers and differ only in how run() moves the bytes.
 #pragma once
 #include "aisp/aisp.hpp"
+#include "aisp/axes.hpp"
 
 // 2^26 + 3 floats = 256 MiB per buffer. 512 MiB of traffic per run is 10x H100's 50 MB L2, so the copy
 // streams from HBM whether or not the harness flushes L2 (>= 160 us at H100 SXM's 3.35 TB/s peak). The
@@ -10,12 +11,17 @@
 // run, so the harness verifies it instead of it being dead code.
 inline constexpr int64_t kCopyScalarN = (int64_t{1} << 26) + 3;
 
+// A parameter axis: `aisp bench run -t ch07:copy_scalar --axis n=2^16..2^28:2` sweeps the size from
+// L2-resident to HBM-bound (the scaling analysis fits bandwidth against it).
+inline int64_t copy_scalar_n() { return aisp::axis("n", kCopyScalarN); }
+
 inline aisp::Workload copy_scalar_workload() {
+  const int64_t n = copy_scalar_n();
   aisp::Workload w;
-  w.params = {{"n", kCopyScalarN}};
+  w.params = {{"n", n}};
   w.precision = aisp::DType::f32;
-  w.bytes = 2.0 * static_cast<double>(kCopyScalarN) * sizeof(float);  // read `in` once, write `out` once
-  w.items = static_cast<double>(kCopyScalarN);
+  w.bytes = 2.0 * static_cast<double>(n) * sizeof(float);  // read `in` once, write `out` once
+  w.items = static_cast<double>(n);
   w.item_unit = "elements";
   return w;
 }

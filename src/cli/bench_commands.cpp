@@ -9,6 +9,7 @@
 #include "cli/info_commands.hpp"
 #include "cli/paths.hpp"
 #include "cli/store_commands.hpp"
+#include "core/axes.hpp"
 #include "core/discovery.hpp"
 #include "core/json_io.hpp"
 #include "runner/bench_suite.hpp"
@@ -27,6 +28,7 @@ struct BenchArgs {
   double timeout_multiplier = 1.0, time_limit = 15.0, max_noise = 0.5, min_time = 0.5;
   bool reproducible = false, as_json = false;
   std::string validity = "on";
+  std::vector<std::string> axes;  // --axis name=values, one per axis (core/axes.hpp)
   bool calibrate = false;  // `bench calibrate`: every selected baseline timed against itself (A/A)
   bool update_expectations = false, accept_regressions = false;  // chNN/expectations_<hwkey>.json
   std::string variant_a, variant_b;
@@ -135,6 +137,20 @@ int run_command(const BenchArgs& a) {
   Selection sel = select_or_explain(catalog, a.targets);
   if (a.calibrate)
     for (auto& t : sel.targets) t.optimized = {Variant{"aa_self", t.baseline.file}};
+  if (!a.axes.empty()) {
+    std::vector<AxisSpec> specs;
+    std::vector<AxisPoint> points;
+    try {
+      for (auto& s : a.axes) specs.push_back(parse_axis_spec(s));
+      points = axis_points(specs);
+    } catch (const std::invalid_argument& e) {
+      throw CLI::ValidationError("--axis", e.what());
+    }
+    std::vector<Target> expanded;
+    for (auto& t : sel.targets)
+      for (auto& p : points) expanded.push_back(at_axis_point(t, p));
+    sel.targets = std::move(expanded);
+  }
 
   SuiteOptions o;
   o.artifacts_dir = a.artifacts_dir;
@@ -315,6 +331,9 @@ void add_bench_commands(CLI::App& root) {
   run->add_option("-t,--targets", a.targets, "chNN, chNN:example, labs/<lab>[:example] or all")->required();
   run->add_option("--mode", a.mode, "cold (L2 flushed per sample), hot (back-to-back batch) or graph (CUDA graph replay)")
       ->capture_default_str();
+  run->add_option("--axis", a.axes,
+                  "Run each target at these values of a parameter axis its pair reads with aisp::axis: n=1048576, "
+                  "n=1K,4M,1G, n=2^20..2^28[:step]; repeat for more axes (every combination runs)");
   run->add_option("--iterations", a.iterations, "Exactly N timed samples per variant (disables adaptive stopping; recorded)");
   run->add_option("--warmup", a.warmup, "Warm-up runs per variant (at least 0.2 s of them)")->capture_default_str();
   run->add_option("--timeout-multiplier", a.timeout_multiplier, "Scale every per-request timeout")->capture_default_str();

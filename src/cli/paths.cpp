@@ -28,14 +28,18 @@ std::filesystem::path project_source_root() {
 #endif
   std::vector<std::filesystem::path> candidates;
   if (const char* env = std::getenv("AISP_SOURCE_DIR")) candidates.emplace_back(env);
-  // build/aisp -> the checkout holding build/ (also true on a machine the tree was copied to).
+  // build/aisp -> the checkout holding build/ (also true on a machine the tree was copied to). The build
+  // folder has its own chapters/ (CMake's binary dir for the plugins), so a root must also hold the top
+  // CMakeLists.txt.
   auto dir = self_exe().parent_path();
   for (int up = 0; up < 3 && !dir.empty() && dir != dir.root_path(); ++up, dir = dir.parent_path())
     candidates.push_back(dir);
   candidates.emplace_back(AISP_PROJECT_SOURCE_DIR);
   for (auto& c : candidates) {
     std::error_code ec;
-    if (!c.empty() && std::filesystem::is_directory(c / "chapters", ec)) return c;
+    if (!c.empty() && std::filesystem::is_directory(c / "chapters", ec) &&
+        std::filesystem::is_regular_file(c / "CMakeLists.txt", ec))
+      return c;
   }
   return {};
 }

@@ -3,6 +3,8 @@
 //   baseline_<x>_<suffix> exists (then that suffix belongs to the more specific baseline).
 //   Target ids: "ch07:copy_scalar", "labs/<lab>:<x>"; selectors "ch07" (whole chapter) and "all".
 #pragma once
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,9 @@ struct Target {
   std::string example;  // "copy_scalar"
   Variant baseline;
   std::vector<Variant> optimized;  // sorted by name
+  // Parameter-axis values this run sets (include/aisp/axes.hpp); empty: the pair's defaults. The id then
+  // carries them: "ch07:copy_scalar[n=1048576]".
+  std::map<std::string, int64_t> axes;
 };
 
 // `files`: paths relative to the root, like "ch07/baseline_copy_scalar.so" or "labs/x/optimized_y.cu".

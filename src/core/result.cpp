@@ -82,6 +82,9 @@ json to_json(const VariantResult& v) {
             {"validity", {{"enabled", v.validity_enabled}, {"audited_blocks", v.audited_blocks},
                           {"audit_samples_ms", v.audit_samples_ms}, {"audit_overhead_pct", v.audit_overhead_pct},
                           {"timed_outputs_verified", v.timed_verified}}},
+            {"harness_overhead_ms", v.harness_overhead_ms},
+            {"telemetry", v.telemetry},
+            {"energy", v.energy},
             {"log", v.log}};
   j["verification"] = v.verification ? to_json(*v.verification) : json(nullptr);
   return j;
@@ -110,6 +113,10 @@ VariantResult variant_from_json(const json& j) {
     v.audit_overhead_pct = val.value("audit_overhead_pct", 0.0);
     v.timed_verified = val.value("timed_outputs_verified", int64_t{0});
   }
+  if (j.contains("harness_overhead_ms") && j["harness_overhead_ms"].is_object())
+    v.harness_overhead_ms = j["harness_overhead_ms"];
+  if (j.contains("telemetry") && j["telemetry"].is_object()) v.telemetry = j["telemetry"];
+  if (j.contains("energy") && j["energy"].is_object()) v.energy = j["energy"];
   if (j.contains("memory")) {
     v.memory.peak_mb = j["memory"].value("peak_mb", 0.0);
     v.memory.allocated_mb = j["memory"].value("allocated_mb", 0.0);
@@ -153,7 +160,8 @@ json to_json(const TargetResult& t) {
           {"workload", t.workload},
           {"mode", t.mode},
           {"seeds", t.seeds},
-          {"expectation", t.expectation}};
+          {"expectation", t.expectation},
+          {"phase_seconds", t.phase_seconds}};
 }
 
 TargetResult target_from_json(const json& j) {
@@ -174,6 +182,7 @@ TargetResult target_from_json(const json& j) {
   t.mode = j.value("mode", "");
   t.seeds = j.value("seeds", std::vector<uint64_t>{});
   if (j.contains("expectation")) t.expectation = j["expectation"];
+  if (j.contains("phase_seconds") && j["phase_seconds"].is_object()) t.phase_seconds = j["phase_seconds"];
   return t;
 }
 

@@ -58,6 +58,15 @@ struct VariantResult {
   int64_t audited_blocks = 0, timed_verified = 0;
   std::vector<double> audit_samples_ms;
   double audit_overhead_pct = 0;  // median of audited samples vs kept samples
+  // Worker host time per timed sample spent outside the timed window, summed over all blocks:
+  // {"samples", "input_refill", "l2_flush", "nvml", "drain"} (ms). Explains wall time, never enters the statistics.
+  json harness_overhead_ms = json::object();
+  // NVML read around every timed block (not per sample: each query costs ~0.7 ms in a VM), one value per
+  // block: "power_w", "temp_c", "mem_mhz", "energy_mj" (counter delta), "block_wall_ms", "block_gpu_ms".
+  json telemetry = json::object();
+  // From those blocks, when the GPU reports energy: {"joules", "wall_s", "gpu_busy_s", "mean_power_w",
+  // "joules_per_run", "method"}; null otherwise. See docs/result-schema.md for what the estimate includes.
+  json energy = nullptr;
   double min_speedup = 0;
   std::string log;  // path of the worker's stdout/stderr log
 };
@@ -72,6 +81,9 @@ struct TargetResult {
   std::string best_optimization;
   std::vector<uint64_t> seeds;
   json expectation;  // null, or the comparison with this hardware's expectation (core/expectation_check)
+  // Supervisor wall seconds per phase (load, setup, verify, replay, warmup, timing, wrap_up): where a
+  // target's run time went, so a slow suite can be explained without a profiler.
+  json phase_seconds = json::object();
 };
 
 json to_json(const VariantResult& v);

@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <map>
 #include <random>
 
+#include "core/energy.hpp"
 #include "core/file_names.hpp"
 #include "core/plausibility.hpp"
 #include "core/validity.hpp"
@@ -140,8 +142,20 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
     out.optimizations[i].name = target.optimized[i].name;
     out.optimizations[i].file = target.optimized[i].file;
   }
+  // Wall seconds per phase: entering a phase closes the running one.
+  std::string phase_now = "load";
+  auto phase_start = std::chrono::steady_clock::now();
+  auto enter_phase = [&](const std::string& p) {
+    if (p == phase_now) return;
+    auto now = std::chrono::steady_clock::now();
+    out.phase_seconds[phase_now] = out.phase_seconds.value(phase_now, 0.0) +
+                                   std::chrono::duration<double>(now - phase_start).count();
+    phase_now = p;
+    phase_start = now;
+  };
   auto progress = [&](const std::string& variant, const std::string& phase, int64_t n = 0, double noise = 0,
                       double med = 0) {
+    if (phase != "done") enter_phase(phase);
     if (opt.on_progress) opt.on_progress({target.id, variant, phase, n, noise, med});
   };
 
@@ -160,7 +174,7 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
     try {
       l.worker = std::make_unique<WorkerProcess>(
           WorkerSpawn{opt.aisp_exe, (opt.plugin_root / l.result->file).string(), l.result->log, opt.visible_device,
-                      opt.validity});
+                      opt.validity, target.axes});
     } catch (const std::exception& e) {
       fail(l, "spawn", e.what());
     }
@@ -178,6 +192,7 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
   }
   Live& base = live[0];
   auto finish = [&](const std::string& target_error) {
+    enter_phase("wrap_up");
     for (auto& l : live)
       if (l.worker) l.worker->shutdown(10);
     for (auto& l : live) {
@@ -194,6 +209,7 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
     out.status = target_error.empty() ? target_status(statuses)
                                       : (base.result->status == status::skipped ? status::skipped : base.result->status);
     if (!target_error.empty() && out.status == status::succeeded) out.status = status::failed_error;
+    enter_phase("");  // closes wrap_up
     progress("*", "done");
     return out;
   };
@@ -227,6 +243,19 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
   }
   Workload base_workload = workload_from_json(base.ready.at("workload"));
   out.workload = base.ready.at("workload");
+  // An axis the pair does not read would silently rerun its default size under another name.
+  for (const auto& [name, value] : target.axes) {
+    auto it = base_workload.params.find(name);
+    if (it == base_workload.params.end() || it->second != value) {
+      std::string why = it == base_workload.params.end()
+                            ? fmt::format("--axis {}: the baseline's workload has no parameter '{}'", name, name)
+                            : fmt::format("--axis {}={}: the baseline declared {}={} (the pair does not read this "
+                                          "axis through aisp::axis)", name, value, name, it->second);
+      fail(base, "workload", why);
+      skip_rest(why);
+      return finish(why);
+    }
+  }
   out.goal = base.ready.value("goal", "speed");
   for (size_t i = 1; i < live.size(); ++i) {
     if (live[i].failed) continue;
@@ -466,6 +495,11 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
       }
       ++l->blocks_done;
       l->sampling_wall_s += r.wall_s;
+      json& overhead = l->result->harness_overhead_ms;
+      const json host_ms = r.body.value("host_ms", json::object());  // a named copy: items() must not outlive it
+      for (const auto& [k, v] : host_ms.items())
+        if (v.is_number()) overhead[k] = overhead.value(k, 0.0) + v.get<double>();
+      overhead["supervisor_block"] = overhead.value("supervisor_block", 0.0) + r.wall_s * 1000.0;
       l->findings.add_json(r.body.value("findings", json::array()));
       if (!r.body.value("blocking", true)) l->result->timing_note = r.body.value("blocking_note", "");
       bool audited = r.body.value("audited", false);
@@ -476,7 +510,11 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
         clocks.claimed_ms += gpu * sample_batch;
         l->all_gpu_ms.push_back(gpu);
         l->all_wall_ms.push_back(s.value("wall_ms", 0.0));
-        l->drain_us.push_back(s.value("drain_us", -1.0));
+        // K6 judges unaudited samples only: under the CUPTI audit a device-wide sync also waits for
+        // CUPTI's own activity flush (measured ~1.5 ms after run()s that wait on the host), which is the
+        // harness's work, not the benchmark's. A deferring cheat leaves work after every sample, so the
+        // unaudited ones still show it.
+        l->drain_us.push_back(audited ? -1.0 : s.value("drain_us", -1.0));
         if (audited) {
           l->result->audit_samples_ms.push_back(gpu);
           continue;
@@ -491,6 +529,13 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
         l->criterion.add(gpu / 1000.0);
       }
       l->blocks.push_back(clocks);
+      if (const json& t = r.body.value("telemetry", json()); t.is_object()) {
+        json& series = l->result->telemetry;
+        for (const char* k : {"power_w", "temp_c", "mem_mhz", "energy_mj"})
+          if (t.contains(k) && t[k].is_number()) series[k].push_back(t[k]);
+        series["block_wall_ms"].push_back(t.value("wall_ms", 0.0));
+        series["block_gpu_ms"].push_back(clocks.claimed_ms);
+      }
       if (audited) ++l->result->audited_blocks;
       // K3 in timing: the one poisoned sample of an audited block, on its fresh inputs, against the baseline.
       if (const json& v = r.body.value("verified", json()); v.is_object()) {
@@ -508,9 +553,19 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
       bool met = opt.iterations > 0 ? n >= opt.iterations || l->sampling_wall_s > opt.policy.time_limit_s * 4
                                     : l->criterion.done(l->sampling_wall_s);
       if (opt.stop_on_decision && opt.iterations == 0 && !met && l != &base && out.goal != "memory") met = comparison_decided(*l);
-      // The baseline keeps pace with every variant still measuring, so their blocks stay interleaved.
-      if (l == &base && met && l->sampling_wall_s < opt.policy.time_limit_s)
-        met = std::all_of(timed.begin(), timed.end(), [&](Live* o) { return o == &base || o->done || o->failed; });
+      // The baseline keeps pace with every variant still measuring, so their blocks stay interleaved; and
+      // once every variant's comparison is decided it stops too: its own noise target only serves the
+      // comparisons, and a short baseline would otherwise sample on for its minimum GPU time.
+      if (l == &base && timed.size() > 1) {
+        bool variants_finished =
+            std::all_of(timed.begin(), timed.end(), [&](Live* o) { return o == &base || o->done || o->failed; });
+        if (met && l->sampling_wall_s < opt.policy.time_limit_s) met = variants_finished;
+        else if (!met && opt.stop_on_decision && opt.iterations == 0 && variants_finished &&
+                 std::any_of(timed.begin(), timed.end(), [&](Live* o) { return o != &base && !o->stop_note.empty(); })) {
+          met = true;
+          l->stop_note = "every variant's comparison was decided";
+        }
+      }
       if (l->final_audit_pending && audited) l->final_audit_done = true;
       // One last audited block after the stopping rule: late behaviour is audited too.
       l->final_audit_pending = met && opt.validity && !l->final_audit_done && l->audit_unavailable.empty();
@@ -519,9 +574,11 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
     }
     if (!any) break;
   }
+  enter_phase("wrap_up");
   for (Live* l : timed) {
     if (l->failed) continue;
     l->result->timing = summarize(l->result->samples_ms);
+    l->result->energy = energy_summary(l->result->telemetry, l->result->timing.median);
     l->result->stop_reason = opt.iterations > 0   ? fmt::format("fixed iterations ({})", opt.iterations)
                              : !l->stop_note.empty() ? l->stop_note
                                                      : l->criterion.reason(l->sampling_wall_s);

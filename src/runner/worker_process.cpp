@@ -11,6 +11,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "aisp/axes.hpp"
+
 namespace aisp {
 namespace {
 
@@ -47,6 +49,7 @@ WorkerProcess::WorkerProcess(const WorkerSpawn& s) {
     int devnull = open("/dev/null", O_RDONLY);
     dup2(devnull, 0);
     setenv("CUDA_VISIBLE_DEVICES", s.visible_device.c_str(), 1);
+    for (const auto& [name, value] : s.axes) setenv(axis_environment_name(name).c_str(), std::to_string(value).c_str(), 1);
     execl(s.aisp_exe.c_str(), s.aisp_exe.c_str(), "worker", "--plugin", s.plugin.c_str(), "--validity",
           s.validity ? "on" : "off", static_cast<char*>(nullptr));
     dprintf(2, "exec %s failed: %s\n", s.aisp_exe.c_str(), std::strerror(errno));

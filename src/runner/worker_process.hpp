@@ -3,6 +3,8 @@
 #pragma once
 #include <sys/types.h>
 
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -16,6 +18,7 @@ struct WorkerSpawn {
   std::string log_file;
   std::string visible_device = "0";  // CUDA_VISIBLE_DEVICES for the child
   bool validity = true;              // off: no CUPTI subscription, input refresh or drain checks
+  std::map<std::string, int64_t> axes;  // AISP_AXIS_<name> in the child's environment (aisp/axes.hpp)
 };
 
 struct Reply {

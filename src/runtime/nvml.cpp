@@ -119,6 +119,18 @@ NvmlSample Nvml::sample(const std::string& uuid) {
   return s;
 }
 
+NvmlSample Nvml::clocks(const std::string& uuid) {
+  NvmlSample s;
+  nvmlDevice dev = device_by_uuid(uuid);
+  if (!dev) return s;
+  unsigned v = 0;
+  if (api.clock(dev, kClockSm, &v) == kSuccess) s.sm_clock_mhz = v;
+  unsigned long long r = 0;
+  if (api.reasons && api.reasons(dev, &r) == kSuccess) s.throttle_reasons = r;
+  s.valid = true;
+  return s;
+}
+
 NvmlStatic Nvml::static_info(const std::string& uuid) {
   NvmlStatic s;
   nvmlDevice dev = device_by_uuid(uuid);

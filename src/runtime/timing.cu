@@ -150,8 +150,10 @@ void Timer::measure_drain(TimingSample& s) {
 TimingSample Timer::cold(const std::function<void()>& run, const SampleHooks* hooks) {
   TimingSample s;
   enter(hooks, kPhasePrologue);
+  auto tf = Clock::now();
   flush_l2();
   AISP_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  s.flush_ms = ms_since(tf);
   bool blocked = blocking_;
   if (blocked) block_stream();
   if (hooks && hooks->window_opening) hooks->window_opening();
@@ -177,7 +179,9 @@ TimingSample Timer::cold(const std::function<void()>& run, const SampleHooks* ho
   AISP_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
   s.gpu_ms = ms;
   AISP_CUDA_CHECK(cudaGetLastError());
-  s.nvml = Nvml::instance().sample(device_.uuid);
+  auto tn = Clock::now();
+  s.nvml = Nvml::instance().clocks(device_.uuid);
+  s.nvml_ms = ms_since(tn);
   return s;
 }
 
@@ -202,7 +206,9 @@ TimingSample Timer::hot(const std::function<void()>& run, int batch, const Sampl
   AISP_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
   s.gpu_ms = ms / s.batch;
   AISP_CUDA_CHECK(cudaGetLastError());
-  s.nvml = Nvml::instance().sample(device_.uuid);
+  auto tn = Clock::now();
+  s.nvml = Nvml::instance().clocks(device_.uuid);
+  s.nvml_ms = ms_since(tn);
   return s;
 }
 

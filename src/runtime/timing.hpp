@@ -35,7 +35,8 @@ struct TimingSample {
   double enqueue_ms = 0;  // host time spent inside run() (enqueue cost)
   int batch = 1;
   double drain_us = -1;  // device-wide sync after the harness stream finished (K6); -1: not measured
-  NvmlSample nvml;     // read right after the sample drained
+  NvmlSample nvml;     // SM clock and clocks-event reasons, read right after the sample drained
+  double flush_ms = 0, nvml_ms = 0;  // host time of the L2 flush (incl. its sync) and of the NVML reads
 };
 
 class Timer {

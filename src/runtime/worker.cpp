@@ -45,12 +45,19 @@ bool is_sticky(int code) {
   }
 }
 
+// Device memory this worker added. cudaMemGetInfo is device-wide and the other variants' workers live on
+// the same GPU, so only the change across this worker's own requests is counted: the supervisor sends one
+// request at a time to one worker, so no other process allocates meanwhile. (Device-wide peaks charged the
+// baseline with the optimized worker's buffers.) A transient allocation freed within a request is not seen.
 struct MemoryTracker {
-  size_t baseline_used = 0, peak = 0, last = 0;
-  void start() { baseline_used = used(); }
+  int64_t own = 0, peak = 0;
+  size_t anchor = 0;
+  void begin_request() { anchor = used(); }
   void observe() {
-    last = used() > baseline_used ? used() - baseline_used : 0;
-    peak = std::max(peak, last);
+    size_t now = used();
+    own = std::max<int64_t>(0, own + static_cast<int64_t>(now) - static_cast<int64_t>(anchor));
+    anchor = now;
+    peak = std::max(peak, own);
   }
   static size_t used() {
     size_t free = 0, total = 0;
@@ -192,6 +199,7 @@ int Worker::main() {
 
 json Worker::handle(const json& req) {
   std::string op = req.value("op", "");
+  memory_.begin_request();
   if (op == "setup") return op_setup(req);
   if (!ctx_) throw std::logic_error("request '" + op + "' before setup");
   if (op == "check") return op_check(req);
@@ -206,15 +214,13 @@ json Worker::op_setup(const json& req) {
   if (ctx_) throw std::logic_error("setup requested twice");
   // The harness's own timing resources exist before the memory baseline, so they are not charged to the benchmark.
   AISP_CUDA_CHECK(cudaDeviceSynchronize());
-  memory_.start();
   ctx_ = std::make_unique<WorkerContext>(device_, workload_, req.at("static_seed").get<uint64_t>(),
                                          req.at("dynamic_seed").get<uint64_t>());
   timer_ = std::make_unique<Timer>(device_, ctx_->stream());
   timer_->set_measure_drain(options_.validity);
   AISP_CUDA_CHECK(cudaMalloc(&fingerprint_slots_, kMaxOutputs * sizeof(unsigned long long)));
   AISP_CUDA_CHECK(cudaMalloc(&marker_slot_, sizeof(unsigned long long)));
-  size_t harness_bytes = MemoryTracker::used() - memory_.baseline_used;
-  memory_.baseline_used += harness_bytes;
+  memory_.begin_request();  // the context, stream and timer above are the harness's, not the benchmark's
   bench_->setup(*ctx_);
   // Bounded: a kernel that setup() leaves running forever (a persistent server kernel) is a finding, not a hang.
   if (!device_idle_within(kDrainTimeoutS)) {
@@ -440,9 +446,16 @@ json Worker::op_time(const json& req) {
   json out = json::array(), verified = nullptr;
   if (audit) CuptiAudit::instance().start(stream);
   ProcessState state = capture_state(stream, ctx_->cublas_if_created());
+  // Host time outside the timed windows, so the supervisor can say where a block's wall time went.
+  double refill_ms = 0, flush_ms = 0, nvml_ms = 0, drain_ms = 0, block_ms = 0;
+  auto block_start = Clock::now();
+  // Temperature, power and the energy counter once per block (not per sample: NVML queries are slow).
+  const NvmlSample block_begin = Nvml::instance().sample(ctx_->device().uuid);
   for (int i = 0; i < samples; ++i) {
     current = i;
+    auto tr = Clock::now();
     if (options_.validity) ctx_->refill_dynamic_inputs(input_seed + static_cast<uint64_t>(i));
+    refill_ms += std::chrono::duration<double, std::milli>(Clock::now() - tr).count();
     if (i == verify_sample) ctx_->poison_outputs();
     const SampleHooks* h = audit ? &hooks : nullptr;
     TimingSample s;
@@ -451,6 +464,9 @@ json Worker::op_time(const json& req) {
       case TimingMode::hot: s = timer_->hot([&] { run_once(); }, batch, h); break;
       case TimingMode::graph: s = timer_->graph(graph(), true, h); break;
     }
+    flush_ms += s.flush_ms;
+    nvml_ms += s.nvml_ms;
+    if (s.drain_us > 0) drain_ms += s.drain_us / 1000.0;
     if (audit) {
       times.push_back({i, s.gpu_ms, s.batch});
       std::vector<unsigned long long> at_close(kMaxOutputs);
@@ -471,9 +487,17 @@ json Worker::op_time(const json& req) {
     }
     out.push_back({{"gpu_ms", s.gpu_ms}, {"wall_ms", s.wall_ms}, {"enqueue_ms", s.enqueue_ms}, {"batch", s.batch},
                    {"drain_us", s.drain_us},
-                   {"sm_mhz", s.nvml.sm_clock_mhz}, {"mem_mhz", s.nvml.mem_clock_mhz},
-                   {"throttle", s.nvml.throttle_reasons}, {"temp_c", s.nvml.temperature_c},
-                   {"power_w", s.nvml.power_w}, {"energy_mj", s.nvml.energy_mj}});
+                   {"sm_mhz", s.nvml.sm_clock_mhz}, {"throttle", s.nvml.throttle_reasons}});
+  }
+  block_ms = std::chrono::duration<double, std::milli>(Clock::now() - block_start).count();
+  const NvmlSample block_end = Nvml::instance().sample(ctx_->device().uuid);
+  json telemetry = nullptr;
+  if (block_begin.valid && block_end.valid) {
+    telemetry = {{"wall_ms", block_ms}, {"temp_c", block_end.temperature_c}, {"power_w", block_end.power_w},
+                 {"mem_mhz", block_end.mem_clock_mhz}};
+    // The counter is total energy since driver load; 0 means the GPU does not report it.
+    if (block_begin.energy_mj > 0 && block_end.energy_mj >= block_begin.energy_mj)
+      telemetry["energy_mj"] = static_cast<double>(block_end.energy_mj - block_begin.energy_mj);
   }
   if (options_.validity) add_state_findings(state, findings);
   json audit_json = nullptr;
@@ -492,7 +516,10 @@ json Worker::op_time(const json& req) {
   }
   memory_.observe();
   json resp = {{"ok", true}, {"samples", out}, {"blocking", timer_->blocking_enabled()}, {"audited", audit},
-               {"audit", audit_json}, {"verified", verified}, {"findings", findings_json(findings)}};
+               {"audit", audit_json}, {"verified", verified}, {"findings", findings_json(findings)},
+               {"host_ms", {{"block", block_ms}, {"input_refill", refill_ms}, {"l2_flush", flush_ms},
+                            {"nvml", nvml_ms}, {"drain", drain_ms}}},
+               {"telemetry", telemetry}};
   if (!timer_->blocking_enabled()) resp["blocking_note"] = timer_->blocking_disabled_reason();
   return resp;
 }
@@ -501,7 +528,7 @@ json Worker::memory_json() {
   constexpr double MiB = 1024.0 * 1024.0;
   return {{"peak_mb", memory_.peak / MiB},
           {"allocated_mb", (ctx_ ? ctx_->harness_bytes() : 0) / MiB},
-          {"reserved_mb", memory_.last / MiB}};
+          {"reserved_mb", memory_.own / MiB}};
 }
 
 }  // namespace

@@ -54,6 +54,7 @@ const std::vector<Case>& cases() {
       {"honest_slower", Expect::honest, {}},
       {"honest_memcpy", Expect::honest, {}},
       {"honest_multi_kernel", Expect::honest, {}},
+      {"honest_host_sync", Expect::honest, {}},
   };
   return table;
 }
