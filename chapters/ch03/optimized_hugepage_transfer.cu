@@ -30,6 +30,10 @@ class OptimizedHugepageTransfer : public aisp::Benchmark {
   void run(aisp::Context& ctx) override { hugepage_round_trip(ctx, host_->data()); }
   void teardown(aisp::Context&) override { host_.reset(); }
   std::string technique() const override { return "registered host buffer on 2 MiB pages (" + huge_page_offer() + ")"; }
+  std::string informational() const override {
+    return "page size limits DMA only where address translation misses (IOMMU or nested paging under load); "
+           "where the link is the limit, SAME is the correct result";
+  }
 
  private:
   std::unique_ptr<RegisteredHostBuffer> host_;

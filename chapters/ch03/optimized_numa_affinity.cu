@@ -49,6 +49,11 @@ class OptimizedNumaAffinity : public aisp::Benchmark {
     return "staging pipeline bound to the GPU's NUMA node: threads on its local CPUs, slots mbind'ed there (" +
            numa_situation() + ")";
   }
+  // With one NUMA node both variants place everything identically: nothing to win, SAME is correct.
+  std::string informational() const override {
+    return host_numa_node_count() <= 1 ? "this host has one NUMA node; the placement only matters with two or more"
+                                       : "";
+  }
 
  private:
   std::unique_ptr<float[]> src_;

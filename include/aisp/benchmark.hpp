@@ -24,7 +24,7 @@
 
 namespace aisp {
 
-inline constexpr int kPluginApiVersion = 1;
+inline constexpr int kPluginApiVersion = 2;  // 2: Benchmark::informational()
 
 // The only door to the harness. Implemented by the worker; benchmarks call it, never construct it.
 class Context {
@@ -64,6 +64,11 @@ class Benchmark {
   virtual double min_speedup() const { return 0; }
   // One line on the technique, shown in reports ("16-byte vector loads").
   virtual std::string technique() const { return {}; }
+  // Non-empty for an optimized variant whose benefit depends on the machine, saying on what ("needs two
+  // NUMA nodes; the lent VMs have one"). It is verified, timed and given its verdict like any other, but a
+  // verdict other than FASTER is not a failure; reports show the reason beside it. Never for a variant that
+  // should win everywhere: that is what the FASTER requirement is for.
+  virtual std::string informational() const { return {}; }
 };
 
 }  // namespace aisp

@@ -52,9 +52,11 @@ Scaling scaling(const std::vector<RunData>& runs) {
     for (auto& t : run.targets) {
       if (!t.workload.is_object() || !t.baseline.timing.median) continue;
       json params = t.workload.value("params", json::object());
+      // `--axis` runs name each point "ch07:copy_scalar[n=65536]": one series per target, not per point.
+      const std::string series_id = t.id.substr(0, t.id.find('['));
       for (auto& v : t.optimizations) {
         if (v.verdict == "INVALID" || v.timing.median <= 0 || v.speedup <= 0) continue;
-        auto& list = by_series[{t.id, v.name}];
+        auto& list = by_series[{series_id, v.name}];
         ScalingPoint p{kNaN, run.key, t.baseline.timing.median, v.timing.median, v.speedup, v.ci_low, v.ci_high};
         auto same = std::find_if(list.begin(), list.end(), [&](const Measured& m) { return m.params == params; });
         if (same != list.end()) same->point = p;

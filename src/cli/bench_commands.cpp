@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -74,8 +75,24 @@ Catalog load_catalog(const BenchArgs& a, bool compile) {
   return c;
 }
 
+// Plugin folders the build marked as test fixtures (a `.test-only` file): named selectors reach them,
+// `all` does not, so `bench run --targets all` is the chapters and labs, never the cheating fixtures.
+bool test_only(const Catalog& c, const Target& t) {
+  std::error_code ec;
+  return fs::exists(c.plugin_root / t.chapter / ".test-only", ec);
+}
+
 Selection select_or_explain(const Catalog& c, const std::vector<std::string>& selectors) {
   Selection sel = select_targets(c.targets, selectors);
+  if (std::find(selectors.begin(), selectors.end(), "all") != selectors.end()) {
+    std::vector<std::string> named(selectors.begin(), selectors.end());
+    std::erase(named, "all");
+    Selection explicitly = select_targets(c.targets, named);
+    std::erase_if(sel.targets, [&](const Target& t) {
+      return test_only(c, t) && std::none_of(explicitly.targets.begin(), explicitly.targets.end(),
+                                            [&](const Target& e) { return e.id == t.id; });
+    });
+  }
   if (!sel.unknown.empty()) {
     std::string msg;
     for (auto& u : sel.unknown) {

@@ -1,6 +1,7 @@
 // `aisp bench expectations [--hardware KEY] [--min-speedup X] [--show-all] [--json] [--output DIR]`:
 // the stored expectation entries across chapters (what each pair achieves on that hardware), and the
-// seed's proof-of-benefit CSV/MD when --output is given.
+// seed's proof-of-benefit CSV/MD when --output is given. `--update-from RUN_DIR` applies a finished run's
+// results to the files, as `bench run --update-expectations` does at the end of a run.
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -8,7 +9,9 @@
 
 #include "cli/export_commands.hpp"
 #include "cli/paths.hpp"
+#include "core/expectation_check.hpp"
 #include "core/json_io.hpp"
+#include "core/result.hpp"
 #include "core/verdict.hpp"
 #include "report/expectation_reports.hpp"
 
@@ -17,15 +20,48 @@ namespace fs = std::filesystem;
 namespace {
 
 struct ExpectationArgs {
-  std::string hardware, output, source_root;
+  std::string hardware, output, source_root, update_from;
+  bool accept_regressions = false;
   double min_speedup = kDefaultMinSpeedup;
   bool show_all = false, as_json = false;
 };
+
+// The measured results of a finished run (its directory, or a copy holding manifest.json and
+// benchmark_test_results.json side by side) written into the expectation files: for a run made on a
+// machine whose checkout was not kept (the lent GPU machines), with the same rules as at the end of a run.
+int update_from_run(const ExpectationArgs& a, const fs::path& root) {
+  fs::path dir = a.update_from;
+  fs::path results = dir / "results" / "benchmark_test_results.json";
+  if (!fs::exists(results)) results = dir / "benchmark_test_results.json";
+  if (!fs::exists(dir / "manifest.json") || !fs::exists(results))
+    throw CLI::Error("NoRun", fmt::format("{}: not a run directory (needs manifest.json and "
+                                          "results/benchmark_test_results.json)", dir.string()), 2);
+  json manifest;
+  std::vector<TargetResult> targets;
+  try {
+    manifest = read_json(dir / "manifest.json");
+    targets = targets_from_document(read_json(results));
+  } catch (const std::exception& e) {
+    throw CLI::Error("BadRun", e.what(), 2);
+  }
+  ExpectationCheckOptions o;
+  o.enabled = o.update = true;
+  o.accept_regressions = a.accept_regressions;
+  o.source_root = root;
+  ExpectationProvenance prov = provenance_from_manifest(manifest, dir);
+  if (prov.hardware_key.empty()) throw CLI::Error("BadRun", dir.string() + "/manifest.json names no hardware key", 2);
+  ExpectationCheckReport report = check_expectations(targets, prov.hardware_key, prov, o);
+  for (auto& note : report.notes) std::cerr << "expectations: " << note << "\n";
+  std::cout << expectations_check_markdown(report);
+  std::cerr << report.summary_line() << "\n";
+  return report.count(ExpectationStatus::regression) > 0 && !a.accept_regressions ? 1 : 0;
+}
 
 int expectations_command(const ExpectationArgs& a) {
   fs::path root = a.source_root.empty() ? project_source_root() : fs::path(a.source_root);
   if (root.empty() || !fs::is_directory(root))
     throw CLI::Error("NoSources", "cannot find the chapters (set AISP_SOURCE_DIR or pass --source-root)", 2);
+  if (!a.update_from.empty()) return update_from_run(a, root);
   std::vector<std::string> errors;
   std::vector<ListedExpectation> all = list_expectations(root, a.hardware, &errors);
   for (auto& e : errors) std::cerr << "error: " << e << "\n";
@@ -86,6 +122,10 @@ void add_expectation_commands(CLI::App& bench) {
   cmd->add_option("--output", a.output, "Write proof_of_benefit_issues.csv and .md (all entries) into this directory");
   cmd->add_option("--source-root", a.source_root, "Project root holding chapters/ and labs/ (default: found from the binary)");
   cmd->add_flag("--json", a.as_json, "Print JSON");
+  cmd->add_option("--update-from", a.update_from,
+                  "Write a finished run's results into the expectation files (the rules of bench run "
+                  "--update-expectations), e.g. a run copied back from a GPU machine");
+  cmd->add_flag("--accept-regressions", a.accept_regressions, "With --update-from: also replace regressed entries");
   cmd->callback([] {
     int code = expectations_command(a);
     if (code != 0) throw CLI::RuntimeError(code);

@@ -82,6 +82,7 @@ json to_json(const VariantResult& v) {
             {"validity", {{"enabled", v.validity_enabled}, {"audited_blocks", v.audited_blocks},
                           {"audit_samples_ms", v.audit_samples_ms}, {"audit_overhead_pct", v.audit_overhead_pct},
                           {"timed_outputs_verified", v.timed_verified}}},
+            {"informational", v.informational},
             {"harness_overhead_ms", v.harness_overhead_ms},
             {"telemetry", v.telemetry},
             {"energy", v.energy},
@@ -113,6 +114,7 @@ VariantResult variant_from_json(const json& j) {
     v.audit_overhead_pct = val.value("audit_overhead_pct", 0.0);
     v.timed_verified = val.value("timed_outputs_verified", int64_t{0});
   }
+  v.informational = j.value("informational", "");
   if (j.contains("harness_overhead_ms") && j["harness_overhead_ms"].is_object())
     v.harness_overhead_ms = j["harness_overhead_ms"];
   if (j.contains("telemetry") && j["telemetry"].is_object()) v.telemetry = j["telemetry"];

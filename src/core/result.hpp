@@ -68,6 +68,9 @@ struct VariantResult {
   // "joules_per_run", "method"}; null otherwise. See docs/result-schema.md for what the estimate includes.
   json energy = nullptr;
   double min_speedup = 0;
+  // The author's reason why this variant may not win on every machine (Benchmark::informational()); a
+  // verdict other than FASTER then leaves the status succeeded.
+  std::string informational;
   std::string log;  // path of the worker's stdout/stderr log
 };
 

@@ -188,6 +188,7 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
     }
     l.ready = r.body;
     l.result->technique = r.body.value("technique", "");
+    l.result->informational = r.body.value("informational", "");
     l.result->min_speedup = r.body.value("min_speedup", 0.0);
   }
   Live& base = live[0];
@@ -625,7 +626,13 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
     if (v.status == status::succeeded) {
       bool memory_goal = out.goal == "memory";
       bool ok = memory_goal ? v.memory_savings_pct > 0 : verdict == Verdict::faster;
-      if (!ok) {
+      // Informational variants keep their measured verdict without failing the run (a SLOWER or
+      // INCONCLUSIVE one too: only the reason the author gave changes, never the statistics).
+      if (!ok && !v.informational.empty()) {
+        v.timing_note += (v.timing_note.empty() ? "" : "; ") +
+                         fmt::format("informational ({}): {} at {:.3f}x, not a failure", v.informational, v.verdict,
+                                     ci.point);
+      } else if (!ok) {
         v.status = status::failed_no_speedup;
         v.error = memory_goal ? "no peak-memory saving"
                               : fmt::format("speedup {:.3f}x, 95% CI [{:.3f}, {:.3f}]: {} (needs CI above {:.2f}x)",

@@ -145,6 +145,7 @@ int Worker::main() {
                   {"requirements", to_json(bench_->requirements())},
                   {"min_speedup", bench_->min_speedup()},
                   {"technique", bench_->technique()},
+                  {"informational", bench_->informational()},
                   {"pid", getpid()}};
     channel_.send(ready);
   } catch (const PluginError& e) {

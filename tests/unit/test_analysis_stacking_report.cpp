@@ -72,6 +72,22 @@ TEST(AnalysisScaling, FitsSpeedupPerDoublingAndTimeExponents) {
   EXPECT_TRUE(s.single_point.empty());
 }
 
+TEST(AnalysisScaling, AxisPointsOfOneRunFormOneSeries) {
+  // `bench run --axis n=...` names each point "ch1:s[n=...]" inside a single run.
+  an::RunData r;
+  r.key = "run";
+  for (int i = 0; i < 3; ++i) {
+    int64_t n = int64_t{1024} << i;
+    r.targets.push_back(target("ch1:s[n=" + std::to_string(n) + "]", variant("baseline", 1.0 * (1 << i), 100),
+                               {variant("opt", 0.5 * (1 << i), 100, 2.0, "FASTER")}, 0, 0, 0, "f32", {{"n", n}}));
+  }
+  an::Scaling s = an::scaling({r});
+  ASSERT_EQ(s.series.size(), 1u);
+  EXPECT_EQ(s.series[0].target, "ch1:s");
+  EXPECT_EQ(s.series[0].points.size(), 3u);
+  EXPECT_EQ(s.series[0].trend, "flat");
+}
+
 TEST(AnalysisScaling, OneSizeOnlySaysSo) {
   an::RunData r;
   r.targets.push_back(target("ch1:s", variant("baseline", 2.0, 100), {variant("opt", 1.0, 100, 2.0, "FASTER")}, 0, 0, 0,

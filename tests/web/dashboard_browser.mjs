@@ -55,7 +55,9 @@ try {
   const rows = page.locator('table.grid tbody tr');
   assert.equal(await rows.count(), bench.total, 'one overview row per target');
   for (const b of bench.benchmarks) {
-    const row = rows.filter({hasText: b.target});
+    // Exact link text: "ch09:cublaslt_gemm" is also a prefix of "ch09:cublaslt_gemm_fp8".
+    const exact = new RegExp('^' + b.target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '$');
+    const row = rows.filter({has: page.locator('a.target-link', {hasText: exact})});
     assert.equal(await row.locator('.badge').first().textContent(), b.badge, `${b.target} badge`);
     assert.match(await row.locator('.speedup .ci').textContent(), /^\[\d/, `${b.target} shows its CI`);
   }

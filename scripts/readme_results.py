@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""Chapter README results tables, generated from the committed expectations.
+
+Each chapters/chNN/README.md carries, between
+    <!-- aisp:results <hwkey> begin -->  and  <!-- aisp:results <hwkey> end -->
+a table made from chapters/chNN/expectations_<hwkey>.json (speedups, CIs, times, samples, provenance) and,
+for % of roof, `aisp bench analyze --data <run>` over the run the expectations were written from
+(provenance.run_dir, committed under results/reference/). Nothing is typed in: rerun this after
+`aisp bench run --update-expectations` (or `aisp bench expectations --update-from RUN`).
+
+    scripts/readme_results.py [--hardware h100_80gb_hbm3] [--aisp build/aisp]          # rewrite the tables
+    scripts/readme_results.py --check                                                   # exit 1 if stale
+"""
+import argparse
+import json
+import pathlib
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def markers(hw):
+    return f"<!-- aisp:results {hw} begin -->", f"<!-- aisp:results {hw} end -->"
+
+
+def analysis_rows(aisp, run_dir):
+    """(target, variant) -> analysis row, from the run the expectations came from; {} without it."""
+    if not aisp or not run_dir or not (ROOT / run_dir).is_dir():
+        return {}
+    out = subprocess.run([aisp, "bench", "analyze", "--data", str(ROOT / run_dir), "--json"],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"aisp bench analyze --data {run_dir} failed: {out.stderr.strip()}")
+    rows = json.loads(out.stdout)["result"]["rows"]
+    return {(r["target"], r["variant"]): r for r in rows}
+
+
+def fmt_ms(ms):
+    return f"{ms * 1000:.1f} µs" if ms < 1 else f"{ms:.3f} ms"
+
+
+def roof(row):
+    if not row or row.get("roofline_pct") is None:
+        return "-"
+    return f"{row['roofline_pct']:.1f}% ({row.get('bound', '?')})"
+
+
+def table(chapter, hw, aisp):
+    path = ROOT / "chapters" / chapter / f"expectations_{hw}.json"
+    doc = json.loads(path.read_text())
+    entries = [doc["examples"][k] for k in sorted(doc["examples"])]
+    if not entries:
+        return None
+    prov = entries[0]["provenance"]
+    rows = analysis_rows(aisp, prov.get("run_dir", ""))
+    lines = [
+        f"Measured by the harness on {prov['gpu']} (driver {prov['driver_version']}, CUDA {prov['cuda_version']}), "
+        f"{prov['timestamp'][:10]}, {prov['mode']} mode, every validity check on; generated from "
+        f"`expectations_{hw}.json` by `scripts/readme_results.py` (run: `{prov.get('run_dir', '?')}`). "
+        "Speedup = baseline median / optimized median with its bootstrap 95% CI; % of roof = achieved bytes/s "
+        "or FLOP/s against the ceiling the analysis names (memory or compute bound).",
+        "",
+        "| Target | Best variant | Baseline | Optimized | Speedup [95% CI] | Verdict | Samples (b/o) "
+        "| % of roof: baseline → optimized |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for e in entries:
+        m, md, p = e["metrics"], e["metadata"], e["provenance"]
+        best = md["best_optimization"]
+        base_row, opt_row = rows.get((e["target"], "baseline")), rows.get((e["target"], best))
+        lines.append(
+            f"| `{e['target']}` | {best} | {fmt_ms(m['baseline_time_ms'])} | {fmt_ms(m['best_optimized_time_ms'])} "
+            f"| {m['best_speedup']:.3f}× [{m['best_speedup_ci_low']:.3f}, {m['best_speedup_ci_high']:.3f}] "
+            f"| {md.get('verdict', '-')} | {p['baseline_samples']}/{p['optimized_samples']} "
+            f"| {roof(base_row)} → {roof(opt_row)} |")
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--hardware", default="h100_80gb_hbm3")
+    ap.add_argument("--aisp", default=str(ROOT / "build" / "aisp"), help="for % of roof (skipped if missing)")
+    ap.add_argument("--check", action="store_true", help="compare only; exit 1 when a README is stale")
+    a = ap.parse_args()
+    aisp = a.aisp if pathlib.Path(a.aisp).exists() else None
+    begin, end = markers(a.hardware)
+    stale = []
+    for exp in sorted((ROOT / "chapters").glob(f"*/expectations_{a.hardware}.json")):
+        chapter = exp.parent.name
+        readme = exp.parent / "README.md"
+        text = readme.read_text() if readme.exists() else f"# {chapter}\n"
+        body = table(chapter, a.hardware, aisp)
+        if body is None:
+            continue
+        block = f"{begin}\n{body}\n{end}"
+        if begin in text and end in text:
+            head, rest = text.split(begin, 1)
+            new = head + block + rest.split(end, 1)[1]
+        else:
+            new = text.rstrip("\n") + f"\n\n## Measured results ({a.hardware})\n\n{block}\n"
+        if a.check:
+            # Without aisp (no build) only the expectation columns can be compared.
+            if (new if aisp else strip_roof(new)) != (text if aisp else strip_roof(text)):
+                stale.append(str(readme.relative_to(ROOT)))
+        elif new != text:
+            readme.write_text(new)
+            print(f"updated {readme.relative_to(ROOT)}")
+    if stale:
+        print("README results tables do not match the expectations (run scripts/readme_results.py):\n  " +
+              "\n  ".join(stale))
+        return 1
+    return 0
+
+
+def strip_roof(text):
+    """The table with its last (% of roof) column removed."""
+    return "\n".join(l.rsplit("|", 2)[0] if l.startswith("| `") else l for l in text.splitlines())
+
+
+if __name__ == "__main__":
+    sys.exit(main())
