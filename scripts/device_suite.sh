@@ -14,4 +14,6 @@ for f in chapters/*/expectations_*.json; do [ -f "$f" ] && cp "$f" "$out/expect/
 run=$(ls -d "$art"/runs/*__bench__* | tail -1)
 cp "$run/manifest.json" "$run/results/benchmark_test_results.json" "$out/" 2>/dev/null
 cp -r "$run/reports" "$out/" 2>/dev/null
+# The results come back as one archive (the device tool returns a limited number of files).
+tar czf "$out/suite.tgz" -C "$art/runs" "$(basename "$run")" -C "$PWD" $(ls chapters/*/expectations_*.json 2>/dev/null) 2>/dev/null
 tail -5 "$out/suite.err"; grep -E "FASTER|SLOWER|SAME|INCONCLUSIVE|INVALID|FAILED" "$out/suite.md" | head -80
