@@ -24,16 +24,32 @@ def markers(hw):
     return f"<!-- aisp:results {hw} begin -->", f"<!-- aisp:results {hw} end -->"
 
 
+def find_run(run_dir):
+    """The run directory as recorded, else its copy under results/reference/ (runs made on a GPU machine
+    record that machine's path)."""
+    if run_dir and (ROOT / run_dir).is_dir():
+        return ROOT / run_dir
+    name = pathlib.PurePath(run_dir).name if run_dir else ""
+    copies = sorted((ROOT / "results" / "reference").glob(f"*/{name}")) if name else []
+    return copies[0] if copies else None
+
+
 def analysis_rows(aisp, run_dir):
     """(target, variant) -> analysis row, from the run the expectations came from; {} without it."""
-    if not aisp or not run_dir or not (ROOT / run_dir).is_dir():
+    run = find_run(run_dir)
+    if not aisp or not run:
         return {}
-    out = subprocess.run([aisp, "bench", "analyze", "--data", str(ROOT / run_dir), "--json"],
+    out = subprocess.run([aisp, "bench", "analyze", "--data", str(run), "--json"],
                          capture_output=True, text=True)
     if out.returncode != 0:
         sys.exit(f"aisp bench analyze --data {run_dir} failed: {out.stderr.strip()}")
     rows = json.loads(out.stdout)["result"]["rows"]
     return {(r["target"], r["variant"]): r for r in rows}
+
+
+def run_name(prov):
+    run = find_run(prov.get("run_dir", ""))
+    return str(run.relative_to(ROOT)) if run else prov.get("run_dir", "?")
 
 
 def fmt_ms(ms):
@@ -57,7 +73,7 @@ def table(chapter, hw, aisp):
     lines = [
         f"Measured by the harness on {prov['gpu']} (driver {prov['driver_version']}, CUDA {prov['cuda_version']}), "
         f"{prov['timestamp'][:10]}, {prov['mode']} mode, every validity check on; generated from "
-        f"`expectations_{hw}.json` by `scripts/readme_results.py` (run: `{prov.get('run_dir', '?')}`). "
+        f"`expectations_{hw}.json` by `scripts/readme_results.py` (run: `{run_name(prov)}`). "
         "Speedup = baseline median / optimized median with its bootstrap 95% CI; % of roof = achieved bytes/s "
         "or FLOP/s against the ceiling the analysis names (memory or compute bound).",
         "",
