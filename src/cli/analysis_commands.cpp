@@ -328,8 +328,9 @@ void scaling_command(const AnalysisArgs& a) {
                              x.trend, x.axis, x.baseline_exponent, x.variant_exponent);
     Table t{{x.axis, "baseline ms", "variant ms", "speedup [95% CI]", "run"}, {}};
     for (auto& p : x.points)
-      t.rows.push_back({fmt::format("{:g}", p.x), num(p.baseline_ms, "{:.4g}"), num(p.variant_ms, "{:.4g}"),
-                        fmt::format("{:.3g}x [{:.3g}, {:.3g}]", p.speedup, p.ci_low, p.ci_high), p.run});
+      t.rows.push_back({fmt::format("{:.0f}", p.x),  // axis values are integers (sizes): 268435456, not 2.68e+08
+                        num(p.baseline_ms, "{:.4g}"), num(p.variant_ms, "{:.4g}"),
+                        fmt::format("{:.3f}x [{:.3f}, {:.3f}]", p.speedup, p.ci_low, p.ci_high), p.run});
     t.print(std::cout);
   }
   if (!s.single_point.empty()) std::cout << "\nOne workload size only: " << fmt::format("{}", fmt::join(s.single_point, ", ")) << "\n";
