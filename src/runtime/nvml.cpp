@@ -104,18 +104,15 @@ void* Nvml::device_by_uuid(const std::string& uuid) {
 }
 
 NvmlSample Nvml::sample(const std::string& uuid) {
-  NvmlSample s;
-  nvmlDevice dev = device_by_uuid(uuid);
+  NvmlSample s = clocks(uuid);
+  nvmlDevice dev = s.valid ? device_by_uuid(uuid) : nullptr;
   if (!dev) return s;
   unsigned v = 0;
-  if (api.clock(dev, kClockSm, &v) == kSuccess) s.sm_clock_mhz = v;
   if (api.clock(dev, kClockMem, &v) == kSuccess) s.mem_clock_mhz = v;
   if (api.temperature(dev, 0, &v) == kSuccess) s.temperature_c = v;
   if (api.power(dev, &v) == kSuccess) s.power_w = v / 1000.0;
   unsigned long long r = 0;
-  if (api.reasons && api.reasons(dev, &r) == kSuccess) s.throttle_reasons = r;
   if (api.energy && api.energy(dev, &r) == kSuccess) s.energy_mj = r;
-  s.valid = true;
   return s;
 }
 
