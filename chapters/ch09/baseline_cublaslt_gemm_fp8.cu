@@ -18,28 +18,16 @@ class BaselineCublasltGemmFp8 : public aisp::Benchmark {
 
   void setup(aisp::Context& ctx) override {
     declare_cublaslt_gemm_fp8_buffers(ctx);
-    AISP_CUBLAS_CHECK(cublasLtCreate(&handle_));
-    gemm_.create(handle_, {ctx.param("m"), ctx.param("n"), ctx.param("k")}, CUDA_R_16BF, CUDA_R_16BF,
-                 ctx.scratch("lt_workspace", kLtWorkspaceBytes), kLtWorkspaceBytes);
-    gemm_.select(ctx.stream(), ctx.buffer("x").data, ctx.buffer("w").data, ctx.buffer("y").data);
+    layer_.setup(ctx);
   }
-
-  void run(aisp::Context& ctx) override {
-    gemm_.run(ctx.stream(), ctx.buffer("x").data, ctx.buffer("w").data, ctx.buffer("y").data);
-  }
-
-  void teardown(aisp::Context&) override {
-    gemm_.destroy();
-    if (handle_) cublasLtDestroy(handle_);
-    handle_ = nullptr;
-  }
+  void run(aisp::Context& ctx) override { layer_.run(ctx); }
+  void teardown(aisp::Context&) override { layer_.teardown(); }
 
   aisp::Tolerance tolerance() const override { return cublaslt_gemm_fp8_tolerance(); }
   std::string technique() const override { return "cuBLASLt BF16 GEMM, FP32 accumulate"; }
 
  private:
-  cublasLtHandle_t handle_ = nullptr;
-  LtLinear gemm_;
+  LtBf16Layer layer_;
 };
 
 }  // namespace

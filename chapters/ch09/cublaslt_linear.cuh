@@ -111,3 +111,28 @@ class LtLinear {
 // 32 MiB: what cuBLAS recommends for Hopper (its default workspace there), enough for split-K and
 // stream-K algorithms.
 inline constexpr size_t kLtWorkspaceBytes = size_t{32} << 20;
+
+// The BF16 layer y = x w^T on cuBLASLt, as a whole benchmark body: ch09:cublaslt_gemm's optimized variant
+// and ch09:cublaslt_gemm_fp8's baseline time exactly this, each on its own pair's buffers ("x", "w",
+// "y" and params m, n, k). Handle, descriptors and the algorithm choice live in setup(), outside timing.
+class LtBf16Layer {
+ public:
+  void setup(aisp::Context& ctx) {
+    AISP_CUBLAS_CHECK(cublasLtCreate(&handle_));
+    gemm_.create(handle_, {ctx.param("m"), ctx.param("n"), ctx.param("k")}, CUDA_R_16BF, CUDA_R_16BF,
+                 ctx.scratch("lt_workspace", kLtWorkspaceBytes), kLtWorkspaceBytes);
+    gemm_.select(ctx.stream(), ctx.buffer("x").data, ctx.buffer("w").data, ctx.buffer("y").data);
+  }
+  void run(aisp::Context& ctx) {
+    gemm_.run(ctx.stream(), ctx.buffer("x").data, ctx.buffer("w").data, ctx.buffer("y").data);
+  }
+  void teardown() {
+    gemm_.destroy();
+    if (handle_) cublasLtDestroy(handle_);
+    handle_ = nullptr;
+  }
+
+ private:
+  cublasLtHandle_t handle_ = nullptr;
+  LtLinear gemm_;
+};
