@@ -138,8 +138,9 @@ std::string fmt_value(double v, const std::string& unit) {
   if (unit == "ns") return v >= 1e6 ? fmt::format("{:.3f} ms", v / 1e6) : fmt::format("{:.1f} us", v / 1e3);
   if (unit == "byte") return v >= 1e6 ? fmt::format("{:.1f} MB", v / 1e6) : fmt::format("{:.0f} B", v);
   if (unit == "%") return fmt::format("{:.1f}%", v);
+  // Other units (sector, request, register/thread ...) are in the row's label; the number stands alone.
   if (std::fabs(v) >= 1e4) return fmt::format("{:.4g}", v);
-  return fmt::format("{:.4g}{}", v, unit.empty() ? "" : " " + unit);
+  return fmt::format("{:.4g}", v);
 }
 
 void print_kernel_metrics(const pf::KernelProfile& k) {
@@ -201,6 +202,7 @@ std::vector<json> profile_variants(const ProfileArgs& a, const Picked& p, const 
 int ncu_command(const ProfileArgs& a) {
   if (!pf::find_preset(a.preset)) fail("--preset must be minimal, roofline or deep_dive");
   need_tool("ncu", "AISP_NCU");  // before anything else: a missing tool is the first thing to say
+  if (a.target.empty()) fail("a target is required: aisp profile ncu --target ch07:copy_scalar");
   Picked p = pick(a.target, a.variant);
   fs::path dir = new_profile_dir(a.artifacts_dir, "ncu", p.target.id);
   auto docs = profile_variants(a, p, a.preset, dir, "", true);
@@ -401,6 +403,7 @@ int roofline_command(const ProfileArgs& a) {
 // ------------------------------------------------------------------ compare
 
 int compare_command(const ProfileArgs& a) {
+  if (a.target.empty() && a.from.empty()) fail("a target is required: aisp profile compare ch07:transpose");
   auto docs = load_profiles(a, "deep_dive");
   const json* base = nullptr;
   for (auto& d : docs)
@@ -446,6 +449,7 @@ int sanitizer_command(const ProfileArgs& a) {
   else if (std::find(kTools.begin(), kTools.end(), a.sanitizer_tool) != kTools.end()) tools = {a.sanitizer_tool};
   else fail("--tool must be memcheck, racecheck, synccheck, initcheck or all");
   pf::ToolLocation san = need_tool("compute-sanitizer", "AISP_COMPUTE_SANITIZER");
+  if (a.target.empty()) fail("a target is required: aisp profile sanitizer --target sanitizer:oob_write");
   Picked p = pick(a.target, a.variant);
   json hw = hardware_facts();
   fs::path dir = new_profile_dir(a.artifacts_dir, "sanitizer", p.target.id);
@@ -501,6 +505,7 @@ int nsys_command(const ProfileArgs& a) {
     fail(nsys.missing_message() + "\nNsight Systems is not installed here. On the project's GPU machines (Firecracker "
          "VMs) nsys is not on the PATH, and the copy inside Nsight Compute writes a .qdstrm it cannot turn into a "
          "report: use `aisp profile ncu` (kernel metrics) and the harness's own timings there.");
+  if (a.target.empty()) fail("a target is required: aisp profile nsys --target ch07:copy_scalar");
   Picked p = pick(a.target, a.variant);
   fs::path dir = new_profile_dir(a.artifacts_dir, "nsys", p.target.id);
   int failed = 0;
@@ -574,7 +579,9 @@ void add_profile_commands(CLI::App& root) {
 
   auto* ncu = prof->add_subcommand("ncu", "Profile a target's variants with ncu (only the timed run, by NVTX range); "
                                           "store and print the metrics with the seed's good/warning/critical levels");
-  ncu->add_option("-t,--target", a.target, "Target id, e.g. ch07:copy_scalar")->required();
+  // Targets are checked in the command (exit 2), not by CLI11's required(): the MCP server derives its tool
+  // schemas from these options, and a job started without one must fail like any other usage error.
+  ncu->add_option("-t,--target", a.target, "Target id, e.g. ch07:copy_scalar (required)");
   ncu->add_option("--preset", a.preset, "minimal | roofline | deep_dive (each includes the one before)")
       ->check(CLI::IsMember({"minimal", "roofline", "deep_dive"}))->capture_default_str();
   ncu->add_option("--warmup", a.warmup, "Untimed runs before the profiled one")->capture_default_str();
@@ -601,14 +608,14 @@ void add_profile_commands(CLI::App& root) {
   rl->callback([] { run_and_exit(roofline_command(a)); });
 
   auto* cmp = prof->add_subcommand("compare", "Baseline vs each optimized variant: metric deltas that explain the speedup");
-  cmp->add_option("target", a.target, "Target id, e.g. ch07:transpose")->required();
+  cmp->add_option("target", a.target, "Target id, e.g. ch07:transpose (required)");
   analysis(cmp);
   common(cmp, false);
   cmp->callback([] { run_and_exit(compare_command(a)); });
 
   auto* san = prof->add_subcommand("sanitizer", "compute-sanitizer on one checked run of each variant; an error makes "
                                                 "the variant INVALID (exit 3)");
-  san->add_option("-t,--target", a.target, "Target id")->required();
+  san->add_option("-t,--target", a.target, "Target id, e.g. sanitizer:oob_write (required)");
   san->add_option("--tool", a.sanitizer_tool, "memcheck, racecheck, synccheck, initcheck or all")->capture_default_str();
   san->add_flag("--no-db", a.no_db, "Do not store the findings");
   common(san, true);
@@ -616,7 +623,7 @@ void add_profile_commands(CLI::App& root) {
 
   auto* ns = prof->add_subcommand("nsys", "Nsight Systems timeline of one run (says clearly when nsys is missing or "
                                           "cannot write reports, as on the GPU VMs here)");
-  ns->add_option("-t,--target", a.target, "Target id")->required();
+  ns->add_option("-t,--target", a.target, "Target id (required)");
   common(ns, true);
   ns->callback([] { run_and_exit(nsys_command(a)); });
 }

@@ -88,7 +88,8 @@ std::vector<KernelProfile> kernels_from_json(const json& j) {
     k.name = x.value("name", "");
     k.block = x.value("block", "");
     k.grid = x.value("grid", "");
-    for (auto& [name, v] : x.value("metrics", json::object()).items()) {
+    const json metrics = x.value("metrics", json::object());  // a named copy: items() of a temporary dangles
+    for (auto& [name, v] : metrics.items()) {
       MetricValue m;
       m.value = v.value("value", kNaN);
       m.unit = v.value("unit", "");

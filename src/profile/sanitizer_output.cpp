@@ -26,6 +26,9 @@ SanitizerReport parse_sanitizer_output(const std::string& text, const std::strin
   SanitizerReport r;
   r.tool = tool;
   static const std::regex summary(R"(ERROR SUMMARY:\s*(\d+)\s+error)");
+  // racecheck has no ERROR SUMMARY (seen with 2025.3.1): "RACECHECK SUMMARY: 1 hazard displayed (1 error,
+  // 0 warnings)". Its errors count; warnings (possible hazards) are kept as findings but do not.
+  static const std::regex race_summary(R"(RACECHECK SUMMARY:.*\((\d+)\s+errors?)");
   std::istringstream in(text);
   SanitizerFinding* open = nullptr;
   bool in_backtrace = false;
@@ -34,7 +37,7 @@ SanitizerReport parse_sanitizer_output(const std::string& text, const std::strin
     std::string rest = line.substr(9);
     std::string body = trim(rest);
     std::smatch mm;
-    if (std::regex_search(body, mm, summary)) {
+    if (std::regex_search(body, mm, summary) || std::regex_search(body, mm, race_summary)) {
       r.error_summary = std::stoi(mm[1]);
       open = nullptr;
       continue;
@@ -43,7 +46,7 @@ SanitizerReport parse_sanitizer_output(const std::string& text, const std::strin
       open = nullptr;
       continue;
     }
-    if (body == "COMPUTE-SANITIZER" || body.rfind("RACECHECK SUMMARY", 0) == 0) continue;
+    if (body == "COMPUTE-SANITIZER") continue;
     // A finding opens at the shallowest indent ("========= Invalid ..."); its details are indented more.
     size_t indent = rest.find_first_not_of(' ');
     if (indent <= 1 && opens_finding(body)) {
@@ -64,7 +67,7 @@ SanitizerReport parse_sanitizer_output(const std::string& text, const std::strin
     open->lines.push_back(body);
     if (body.rfind("at ", 0) == 0 && open->kernel.empty()) open->kernel = body.substr(3);
     else if (body.rfind("by thread", 0) == 0) open->where = body;
-    else if (body.rfind("Address", 0) == 0 || body.rfind("and is ", 0) == 0)
+    else if (body.rfind("Address", 0) == 0 || body.rfind("Access to", 0) == 0 || body.rfind("and is ", 0) == 0)
       open->address += (open->address.empty() ? "" : " ") + body;
   }
   return r;

@@ -18,7 +18,9 @@ struct SanitizerFinding {
 
 struct SanitizerReport {
   std::string tool;  // memcheck | racecheck | synccheck | initcheck
-  int error_summary = -1;  // from "ERROR SUMMARY: N errors"; -1 when the line never came (tool failed)
+  // From "ERROR SUMMARY: N errors" (racecheck: the errors of "RACECHECK SUMMARY"); -1 when no summary
+  // came: the tool itself failed.
+  int error_summary = -1;
   std::vector<SanitizerFinding> findings;
   std::vector<std::string> tool_messages;  // lines that are about the tool itself ("Device not supported")
   int errors() const { return error_summary >= 0 ? error_summary : static_cast<int>(findings.size()); }

@@ -28,8 +28,10 @@ int64_t Store::add_profile(const std::string& doc_json, const std::string& dir, 
   sql::Statement metric(*db_, "INSERT OR REPLACE INTO profile_metrics (profile_id, kernel_seq, kernel, metric, unit, value) "
                               "VALUES (?,?,?,?,?,?)");
   int64_t seq = 0;
-  for (auto& k : d.value("kernels", json::array())) {
-    for (auto& [name, v] : k.value("metrics", json::object()).items()) {
+  const json kernels = d.value("kernels", json::array());
+  for (auto& k : kernels) {
+    const json metrics = k.value("metrics", json::object());  // a named copy: items() of a temporary dangles
+    for (auto& [name, v] : metrics.items()) {
       double value = v.value("value", std::nan(""));
       metric.bind(1, id).bind(2, seq).bind(3, k.value("name", "")).bind(4, name).bind(5, v.value("unit", ""));
       if (std::isfinite(value)) metric.bind(6, value);

@@ -228,28 +228,46 @@ TEST(Compare, AggregatesSeveralKernels) {
   EXPECT_NEAR(agg.get(pf::m::dram_throughput), w, 1e-9);
 }
 
-TEST(Sanitizer, ParsesMemcheckFindingsAndCleanRuns) {
+TEST(Sanitizer, ParsesTheRecordedOutOfBoundsWrite) {
   auto r = pf::parse_sanitizer_output(data("sanitizer_memcheck_oob.txt"), "memcheck");
   EXPECT_EQ(r.error_summary, 2);
   ASSERT_EQ(r.findings.size(), 2u);
   EXPECT_EQ(r.findings[0].kind, "Invalid __global__ write of size 4 bytes");
-  EXPECT_EQ(r.findings[0].kernel, "oob_write_kernel(const float *, float *, long)+0x90");
-  EXPECT_NE(r.findings[0].address.find("0 bytes after the nearest allocation"), std::string::npos);
+  EXPECT_EQ(r.findings[0].kernel, "oob_write_kernel(const float *, float *, long)+0x120 in p.cu:4");
+  EXPECT_NE(r.findings[0].address.find("is out of bounds"), std::string::npos) << r.findings[0].address;
+  EXPECT_NE(r.findings[0].address.find("1 bytes after the nearest allocation"), std::string::npos);
   EXPECT_EQ(r.findings[0].where, "by thread (0,0,0) in block (4096,0,0)");
   for (auto& l : r.findings[0].lines) EXPECT_EQ(l.find("Host Frame"), std::string::npos);
+  EXPECT_NE(r.findings[1].kind.find("Program hit cudaErrorLaunchFailure"), std::string::npos);
   EXPECT_FALSE(r.clean());
+  // The same run without --padding: memcheck saw nothing (the reason aisp pads).
+  EXPECT_TRUE(pf::parse_sanitizer_output(data("sanitizer_memcheck_oob_nopadding.txt"), "memcheck").clean());
+}
+
+TEST(Sanitizer, ParsesEveryToolsRecordedOutput) {
   auto clean = pf::parse_sanitizer_output(data("sanitizer_clean.txt"), "memcheck");
   EXPECT_TRUE(clean.clean());
   EXPECT_EQ(clean.errors(), 0);
-  auto broken = pf::parse_sanitizer_output("========= COMPUTE-SANITIZER\n========= Error: Device not supported\n", "memcheck");
-  EXPECT_EQ(broken.error_summary, -1);  // no summary: the tool failed, not the program
-  auto race = pf::parse_sanitizer_output(
-      "========= Error: Race reported between Write access at k()+0x10\n=========     and Read access at k()+0x20 [4 hazards]\n"
-      "=========\n========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)\n========= ERROR SUMMARY: 1 error\n",
-      "racecheck");
+  auto race_clean = pf::parse_sanitizer_output(data("sanitizer_racecheck_clean.txt"), "racecheck");
+  EXPECT_EQ(race_clean.error_summary, 0);  // from RACECHECK SUMMARY: racecheck prints no ERROR SUMMARY
+  EXPECT_TRUE(race_clean.clean());
+  auto race = pf::parse_sanitizer_output(data("sanitizer_racecheck_race.txt"), "racecheck");
   EXPECT_EQ(race.errors(), 1);
   ASSERT_EQ(race.findings.size(), 1u);
-  EXPECT_EQ(race.findings[0].lines.size(), 2u);
+  EXPECT_EQ(race.findings[0].kind.rfind("Error: Race reported between Write access at race_kernel(float *)", 0), 0u);
+  EXPECT_EQ(race.findings[0].lines.size(), 3u);
+  auto init = pf::parse_sanitizer_output(data("sanitizer_initcheck_uninit.txt"), "initcheck");
+  EXPECT_EQ(init.error_summary, 32);
+  ASSERT_FALSE(init.findings.empty());
+  EXPECT_EQ(init.findings[0].kind, "Uninitialized __global__ memory read of size 4 bytes");
+  EXPECT_EQ(init.findings[0].address, "Address 0x7f3677000000");
+  auto sync = pf::parse_sanitizer_output(data("sanitizer_synccheck_divergent.txt"), "synccheck");
+  EXPECT_EQ(sync.error_summary, 16);
+  ASSERT_FALSE(sync.findings.empty());
+  EXPECT_EQ(sync.findings[0].kind, "Barrier error detected. Divergent thread(s) in warp.");
+  EXPECT_EQ(sync.findings[0].kernel, "sync_kernel(float *)+0x70 in p.cu:8");
+  auto broken = pf::parse_sanitizer_output("========= COMPUTE-SANITIZER\n========= Error: Device not supported\n", "memcheck");
+  EXPECT_EQ(broken.error_summary, -1);  // no summary: the tool failed, not the program
 }
 
 TEST(Tools, MissingToolNamesWhereItLooked) {
