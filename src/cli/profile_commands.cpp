@@ -101,9 +101,15 @@ json hardware_facts() {
   int code = 0;
   json info = json::parse(capture_stdout(fmt::format("'{}' info gpu --json 2>/dev/null", self_exe().string()), &code),
                           nullptr, false);
-  if (info.is_discarded() || info.value("gpus", json::array()).empty())
-    fail("profiling needs an NVIDIA GPU: `aisp info gpu` found none" +
-         (info.is_object() && info.contains("error") ? ": " + info["error"].get<std::string>() : std::string()));
+  // Without a GPU the tool itself fails and says why (its log is quoted); the document then has no
+  // hardware and the roofline falls back to --caps. Not fatal here, so the whole pipeline can be tested
+  // on CPU with stand-in tools (tests/e2e/profile_cli.sh).
+  if (info.is_discarded() || info.value("gpus", json::array()).empty()) {
+    std::cerr << "warning: `aisp info gpu` found no NVIDIA GPU"
+              << (info.is_object() && info.contains("error") ? ": " + info["error"].get<std::string>() : std::string())
+              << "; the profile records no hardware\n";
+    return json::object();
+  }
   return {{"hardware_key", info["hardware"].value("hardware_key", "")},
           {"gpu_model", info["hardware"].value("gpu_model", "")},
           {"driver_version", info["hardware"].value("driver_version", "")},
@@ -154,8 +160,11 @@ void print_kernel_metrics(const pf::KernelProfile& k) {
     std::string band = t.good == t.critical ? fmt::format("{}{:g}", t.higher_is_better ? "<" : "> ", t.critical)
                                             : fmt::format("{}{:g} / {}{:g}", t.higher_is_better ? ">" : "<", t.good,
                                                           t.higher_is_better ? "<" : ">", t.critical);
+    // The tensor-pipe line judges tensor-core kernels; a kernel that issues (almost) no tensor work is not
+    // "critical" for leaving the pipe idle.
+    bool unused = t.metric == pf::m::tensor_active && std::isfinite(v) && v < 1;
     std::cout << fmt::format("    {:<30} {:>12}  {:<8}  {:<14} {}\n", t.label, fmt_value(v, unit_of(t.metric)),
-                             pf::level_name(pf::judge(t, v)), band, t.meaning);
+                             unused ? "unused" : pf::level_name(pf::judge(t, v)), band, t.meaning);
   }
   double rd = k.get(pf::m::dram_read), wr = k.get(pf::m::dram_write);
   if (std::isfinite(rd)) std::cout << fmt::format("    {:<30} {:>12}\n", "DRAM bytes read + written", fmt_value(rd + wr, "byte"));
