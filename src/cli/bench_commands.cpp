@@ -9,6 +9,7 @@
 
 #include "cli/info_commands.hpp"
 #include "cli/paths.hpp"
+#include "cli/profile_commands.hpp"
 #include "cli/store_commands.hpp"
 #include "core/axes.hpp"
 #include "core/discovery.hpp"
@@ -35,6 +36,7 @@ struct BenchArgs {
   std::string variant_a, variant_b;
   std::string db;      // results store (default <artifacts-dir>/aisp.db)
   bool no_db = false;  // do not store the run
+  std::string profile = "none";  // ncu preset to profile every variant with after timing (cli/profile_commands.hpp)
 };
 
 std::vector<std::string> list_relative_files(const fs::path& root) {
@@ -149,6 +151,8 @@ int finish_calibration(const SuiteOutcome& r, const json& info, const fs::path& 
 int run_command(const BenchArgs& a) {
   if (a.mode != "cold" && a.mode != "hot" && a.mode != "graph")
     throw CLI::ValidationError("--mode", "must be cold, hot or graph");
+  // A missing profiler is a usage error found before any GPU time is spent, not after the timing.
+  if (a.profile != "none") require_ncu();
   Catalog catalog = load_catalog(a, true);
   for (auto& f : catalog.compile_failures) std::cerr << "compile error: " << f << "\n";
   Selection sel = select_or_explain(catalog, a.targets);
@@ -248,6 +252,9 @@ int run_command(const BenchArgs& a) {
   o.expectations.accept_regressions = a.accept_regressions;
   SuiteOutcome r = run_suite(sel.targets, run_dir, o);
   if (!a.no_db) store_finished_run(run_dir, store_path(a.db, a.artifacts_dir));  // warns, never fails the run
+  // Profiling after timing, never inside it: ncu replays each kernel many times with its counters on.
+  if (a.profile != "none" && !a.calibrate)
+    profile_after_bench(sel.targets, catalog.plugin_root, run_dir, a.profile, store_path(a.db, a.artifacts_dir));
   if (a.calibrate) return finish_calibration(r, info, floor_file, a.as_json);
   if (a.as_json) {
     std::cout << read_file(run_dir / "results" / "benchmark_test_results.json") << "\n";
@@ -380,6 +387,11 @@ void add_bench_commands(CLI::App& root) {
                 "with --accept-regressions)");
   run->add_flag("--accept-regressions", a.accept_regressions,
                 "A CI-supported slowdown versus the expectation is reported but does not fail the run");
+  run->add_option("--profile", a.profile,
+                  "After timing, profile every variant with ncu using this preset (none, minimal, roofline, "
+                  "deep_dive); profiles go to <run>/profiles/ and the store")
+      ->check(CLI::IsMember({"none", "minimal", "roofline", "deep_dive"}))
+      ->capture_default_str();
   run->add_flag("--json", a.as_json, "Print the results JSON instead of the Markdown table");
   run->callback([] {
     int code = run_command(a);

@@ -11,6 +11,8 @@
 #include "cli/info_commands.hpp"
 #include "cli/mcp_commands.hpp"
 #include "cli/serve_commands.hpp"
+#include "cli/profile_commands.hpp"
+#include "runtime/one_shot.hpp"
 #include "runtime/worker.hpp"
 #ifdef AISP_HAVE_PROBES
 #include "probes/hw_commands.hpp"
@@ -32,14 +34,30 @@ int main(int argc, char** argv) {
 #ifdef AISP_HAVE_PROBES
   aisp::add_hw_commands(app);
 #endif
+  aisp::add_profile_commands(app);
   aisp::add_mcp_commands(app);  // reads the command tree when it runs: its tools follow what is registered
   static std::string plugin;
   auto* worker = app.add_subcommand("worker", "Internal: serve one benchmark plugin to the supervisor over fds 3/4");
   static std::string validity = "on";
   worker->add_option("--plugin", plugin, "Plugin .so")->required();
   worker->add_option("--validity", validity, "on|off")->check(CLI::IsMember({"on", "off"}));
+  // --once: one setup + warm-up + a single run() in an NVTX range, for ncu / compute-sanitizer to watch
+  // (runtime/one_shot.hpp); no protocol, the result goes to --result.
+  static bool once = false;
+  static aisp::OneShotOptions one_shot;
+  worker->add_flag("--once", once, "Run setup, warm-ups and one run() inside an NVTX range, then exit");
+  worker->add_option("--result", one_shot.result_file, "--once: JSON result file (default stdout)");
+  worker->add_option("--warmup", one_shot.warmup, "--once: untimed runs before the ranged one");
+  worker->add_option("--nvtx-range", one_shot.nvtx_range, "--once: NVTX push/pop range around the run");
+  worker->add_option("--seed", one_shot.seed, "--once: input seed");
   worker->group("");  // hidden from --help: not for humans
-  worker->callback([] { std::exit(aisp::worker_main({plugin, validity == "on"})); });
+  worker->callback([] {
+    if (once) {
+      one_shot.plugin = plugin;
+      std::exit(aisp::one_shot_main(one_shot));
+    }
+    std::exit(aisp::worker_main({plugin, validity == "on"}));
+  });
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

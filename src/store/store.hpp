@@ -22,7 +22,7 @@ namespace sql {
 class Db;
 }
 
-inline constexpr int kStoreSchemaVersion = 2;
+inline constexpr int kStoreSchemaVersion = 3;
 
 struct RunInfo {
   int64_t id = 0;
@@ -69,6 +69,15 @@ struct CompareRow {
   std::string change;                         // faster | slower | same | unclear | only in A | only in B
 };
 
+// One stored profile (`aisp profile ncu|sanitizer`): the row's columns and the whole document
+// (src/profile/profile_run.hpp describes it).
+struct ProfileRow {
+  int64_t id = 0;
+  std::string created_at, tool, preset, target, variant, hardware_key, gpu_model, bench_run, dir;
+  bool ok = false;
+  std::string doc;  // JSON text
+};
+
 class Store {
  public:
   // Opens (creating when `create`) and migrates to kStoreSchemaVersion. Throws std::runtime_error naming
@@ -102,6 +111,12 @@ class Store {
   std::vector<HistoryRow> history(const std::string& target, const std::string& hardware_key = "",
                                   const ChangePointOptions& options = {});
   std::vector<CompareRow> compare_runs(int64_t run_a, int64_t run_b);
+
+  // Profiles. `doc` is a profile document; its kernels' metrics also go to profile_metrics. One transaction.
+  int64_t add_profile(const std::string& doc_json, const std::string& dir, const std::string& bench_run = "");
+  // Newest first; empty strings match anything. `ok_only` skips failed runs.
+  std::vector<ProfileRow> profiles(const std::string& target = "", const std::string& variant = "",
+                                   const std::string& tool = "", size_t limit = 100, bool ok_only = false);
 
  private:
   explicit Store(std::unique_ptr<sql::Db> db);

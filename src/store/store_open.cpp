@@ -85,6 +85,35 @@ CREATE TABLE telemetry (
 ) STRICT, WITHOUT ROWID;
 CREATE INDEX targets_by_name ON targets(target, run_id);
 )sql",
+    // v2 -> v3: profiles (`aisp profile ncu|sanitizer`, `bench run --profile`): one row per variant run
+    // under a tool, its document, and the ncu metrics per kernel for queries. bench_run names the bench
+    // run a profile was taken after ('' for a stand-alone profile); not a foreign key, so deleting or
+    // re-ingesting a run never loses its profiles.
+    R"sql(
+CREATE TABLE profiles (
+  id INTEGER PRIMARY KEY,
+  created_at TEXT NOT NULL,
+  tool TEXT NOT NULL,                  -- ncu | compute-sanitizer
+  preset TEXT NOT NULL DEFAULT '',     -- ncu: minimal | roofline | deep_dive; sanitizer: its tool
+  target TEXT NOT NULL, variant TEXT NOT NULL,
+  hardware_key TEXT, gpu_model TEXT,
+  bench_run TEXT NOT NULL DEFAULT '',
+  ok INTEGER NOT NULL,
+  findings INTEGER,                    -- sanitizer errors; NULL for ncu
+  dir TEXT,
+  doc TEXT NOT NULL
+) STRICT;
+CREATE INDEX profiles_by_target ON profiles(target, variant, tool, id);
+CREATE TABLE profile_metrics (
+  profile_id INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+  kernel_seq INTEGER NOT NULL,
+  kernel TEXT NOT NULL,
+  metric TEXT NOT NULL,
+  unit TEXT,
+  value REAL,
+  PRIMARY KEY (profile_id, kernel_seq, metric)
+) STRICT, WITHOUT ROWID;
+)sql",
 };
 
 [[noreturn]] void refuse(const fs::path& path, const std::string& why) {

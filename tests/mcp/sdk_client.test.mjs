@@ -258,7 +258,10 @@ test('hardware probe and profiler tools start jobs (run here only without a GPU:
     const done = await call('aisp_job_result', { job_id: started.job_id, wait_s: 30 });
     assert.equal(done.ready, true, `${name} ended`);
     assert.equal(done.job.state, 'failed', name);
-    assert.match(done.job.error, /GPU|CUDA|device/i, name);
+    // Probes fail for want of a GPU; profilers may fail first for want of their tool (ncu,
+    // compute-sanitizer, nsys: "not found", where it looked) or of a target / stored profile (usage, exit 2).
+    assert.match(done.job.error, name.startsWith('aisp_profile_') ? /GPU|CUDA|device|not found|target|profile/i
+                                                                   : /GPU|CUDA|device/i, name);
   }
 });
 
