@@ -206,8 +206,9 @@ Analysis analyze(const std::vector<TargetResult>& targets, const Context& ctx, s
   }
   if (!suspect.empty())
     a.notes.push_back(fmt::format(
-        "memory savings that may be measurement artefacts: peak memory is device-wide and the baseline and variant "
-        "workers run side by side, so the baseline's peak can include the variant's buffers: {}",
+        "memory savings that may be measurement artefacts: in runs made before per-worker memory accounting "
+        "(2026-11-23) peak memory was device-wide while the baseline and variant workers ran side by side, so the "
+        "baseline's peak can include the variant's buffers: {}",
         fmt::join(suspect, "; ")));
   return a;
 }

@@ -33,6 +33,22 @@ struct AnalysisArgs {
 
 // ---------------------------------------------------------------------------------------------- loading
 
+// Where measured ceilings (hardware_capabilities_<hwkey>.json) are looked for when --caps is not given:
+// artifacts/hw in the working directory, `beside_store` (artifacts/hw next to the store), the checkout's
+// artifacts/hw, then the committed reference data of every GPU (results/reference/<hwkey>/), so analysis
+// on a machine without a GPU uses the ceilings measured where the runs were made.
+std::vector<fs::path> capability_dirs(const fs::path& beside_store) {
+  std::vector<fs::path> dirs = {"artifacts/hw"};
+  if (!beside_store.empty()) dirs.push_back(beside_store);
+  if (fs::path root = project_source_root(); !root.empty()) {
+    dirs.push_back(root / "artifacts" / "hw");
+    std::error_code ec;
+    for (auto& e : fs::directory_iterator(root / "results" / "reference", ec))
+      if (e.is_directory()) dirs.push_back(e.path());
+  }
+  return dirs;
+}
+
 an::Dataset load(const AnalysisArgs& a) {
   an::Dataset d;
   try {
@@ -50,10 +66,8 @@ an::Dataset load(const AnalysisArgs& a) {
   } catch (const std::exception& e) {
     fail(e.what());
   }
-  // Measured ceilings: --caps, else artifacts/hw beside the store or in the working directory or the checkout.
-  std::vector<fs::path> dirs = {"artifacts/hw"};
-  if (a.data.empty()) dirs.push_back(store_path(a.db, "artifacts").parent_path() / "hw");
-  if (fs::path root = project_source_root(); !root.empty()) dirs.push_back(root / "artifacts" / "hw");
+  std::vector<fs::path> dirs = capability_dirs(a.data.empty() ? store_path(a.db, "artifacts").parent_path() / "hw"
+                                                                : fs::path());
   try {
     an::attach_capabilities(d.hardware, a.caps, dirs);
   } catch (const std::exception& e) {
@@ -456,8 +470,7 @@ void utils_command(const AnalysisArgs& a) {
         fail(std::string("no --hwkey or --caps, and no run to take the GPU from: ") + e.what());
       }
     }
-    std::vector<fs::path> dirs = {"artifacts/hw"};
-    if (fs::path root = project_source_root(); !root.empty()) dirs.push_back(root / "artifacts" / "hw");
+    std::vector<fs::path> dirs = capability_dirs({});
     if (!caps.empty() || hw.capabilities.is_null()) {
       try {
         an::attach_capabilities(hw, caps, dirs);
