@@ -31,7 +31,9 @@ struct BenchArgs {
   bool reproducible = false, as_json = false;
   std::string validity = "on";
   std::vector<std::string> axes;  // --axis name=values, one per axis (core/axes.hpp)
-  bool calibrate = false;  // `bench calibrate`: every selected baseline timed against itself (A/A)
+  bool calibrate = false;  // `bench calibrate`: every selected baseline timed against copies of itself (A/A)
+  int replicates = 3;      // calibrate: copies of the baseline, each in its own worker process
+  std::string noise_floor_file;  // run: the A/A calibration to use ("none": none)
   bool update_expectations = false, accept_regressions = false;  // chNN/expectations_<hwkey>.json
   std::string variant_a, variant_b;
   std::string db;      // results store (default <artifacts-dir>/aisp.db)
@@ -123,7 +125,7 @@ json git_info() {
 
 // Writes this GPU's noise floor from an A/A run and prints it; A/A intervals that exclude 1.0 are shown,
 // not hidden: they are exactly the systematic difference the floor exists to absorb.
-int finish_calibration(const SuiteOutcome& r, const json& info, const fs::path& file, bool as_json) {
+int finish_calibration(const SuiteOutcome& r, const json& info, const fs::path& file, int replicates, bool as_json) {
   NoiseFloor f = noise_floor_from_results(r.results);
   f.hardware_key = info["hardware"].value("hardware_key", "unknown");
   f.gpu = info["hardware"].value("gpu_model", "");
@@ -137,12 +139,25 @@ int finish_calibration(const SuiteOutcome& r, const json& info, const fs::path& 
     std::cout << to_json(f).dump(2) << "\n";
     return 0;
   }
-  std::cout << fmt::format("A/A noise floor, {} ({})\n", f.gpu, f.hardware_key);
-  std::cout << fmt::format("{:<36} {:>9} {:>22} {:>8} {:>8}\n", "target", "speedup", "95% CI", "floor", "n");
-  for (auto& [id, e] : f.targets)
-    std::cout << fmt::format("{:<36} {:>9.4f} {:>22} {:>7.2f}% {:>8}{}\n", id, e.speedup,
-                             fmt::format("[{:.4f}, {:.4f}]", e.ci_low, e.ci_high), 100 * e.floor, e.samples,
-                             e.contains_one() ? "" : "  (CI excludes 1.0)");
+  std::cout << fmt::format("A/A noise floor, {} ({}): each baseline against {} copies of itself in their own "
+                           "processes\n", f.gpu, f.hardware_key, replicates);
+  std::cout << fmt::format("{:<40} {:>9} {:>20} {:>20} {:>9} {:>7} {:>7}\n", "target", "speedup", "95% CI, one pair",
+                           "with process spread", "spread", "floor", "n");
+  int excluding = 0, pairs = 0, within_excluding = 0;
+  for (auto& [id, e] : f.targets) {
+    for (auto& c : e.comparisons) {
+      bool contains = c.widened.low <= 1.0 && c.widened.high >= 1.0;
+      excluding += !contains;
+      ++pairs;
+      within_excluding += c.within.low > 1.0 || c.within.high < 1.0;
+      std::cout << fmt::format("{:<40} {:>9.4f} {:>20} {:>20} {:>8.3f}% {:>6.2f}% {:>7}{}\n", id + " " + c.variant,
+                               c.within.point, fmt::format("[{:.4f}, {:.4f}]", c.within.low, c.within.high),
+                               fmt::format("[{:.4f}, {:.4f}]", c.widened.low, c.widened.high), 100 * e.spread.sd_log,
+                               100 * e.floor, c.samples, contains ? "" : "  (excludes 1.0)");
+    }
+  }
+  std::cout << fmt::format("{} of {} A/A intervals contain 1.0 ({} of them without the between-process spread)\n",
+                           pairs - excluding, pairs, pairs - within_excluding);
   std::cout << fmt::format("device floor {:.2f}% -> {}\nrun: {}\n", 100 * f.device_floor, file.string(),
                            r.run_dir.string());
   return 0;
@@ -157,7 +172,10 @@ int run_command(const BenchArgs& a) {
   for (auto& f : catalog.compile_failures) std::cerr << "compile error: " << f << "\n";
   Selection sel = select_or_explain(catalog, a.targets);
   if (a.calibrate)
-    for (auto& t : sel.targets) t.optimized = {Variant{"aa_self", t.baseline.file}};
+    for (auto& t : sel.targets) {
+      t.optimized.clear();
+      for (int k = 1; k <= a.replicates; ++k) t.optimized.push_back(Variant{fmt::format("aa_self_{}", k), t.baseline.file});
+    }
   if (!a.axes.empty()) {
     std::vector<AxisSpec> specs;
     std::vector<AxisPoint> points;
@@ -237,12 +255,30 @@ int run_command(const BenchArgs& a) {
   o.live_progress = !a.as_json;
   std::string hwkey = info["hardware"].value("hardware_key", "unknown");
   fs::path floor_file = noise_floor_path(a.artifacts_dir, hwkey);
-  if (!a.calibrate && fs::exists(floor_file)) {
-    try {
-      o.noise_floor = load_noise_floor(floor_file);
-      o.manifest["noise_floor"] = {{"file", floor_file.string()}, {"device_floor", o.noise_floor->device_floor}};
-    } catch (const std::exception& e) {
-      std::cerr << "warning: ignoring the noise-floor file: " << e.what() << "\n";
+  if (!a.calibrate && a.noise_floor_file != "none") {
+    // This machine's own calibration first, else the one committed with the reference data for this GPU.
+    fs::path use = a.noise_floor_file.empty() ? floor_file : fs::path(a.noise_floor_file);
+    if (a.noise_floor_file.empty() && !fs::exists(use))
+      if (fs::path root = project_source_root(); !root.empty())
+        use = root / "results" / "reference" / hwkey / floor_file.filename();
+    if (!a.noise_floor_file.empty() && !fs::exists(use))
+      throw CLI::Error("NoNoiseFloor", fmt::format("--noise-floor: {} does not exist", use.string()), 2);
+    if (fs::exists(use)) {
+      try {
+        o.noise_floor = load_noise_floor(use);
+        if (o.noise_floor->hardware_key != hwkey)
+          throw std::runtime_error(fmt::format("{} was measured on '{}', this GPU is '{}'", use.string(),
+                                               o.noise_floor->hardware_key, hwkey));
+        o.manifest["noise_floor"] = {{"file", use.string()},
+                                     {"device_floor", o.noise_floor->device_floor},
+                                     {"date", o.noise_floor->date}};
+        std::cerr << fmt::format("A/A calibration: {} ({}): CIs include the between-process spread measured there\n",
+                                 use.string(), o.noise_floor->date);
+      } catch (const std::exception& e) {
+        if (!a.noise_floor_file.empty()) throw CLI::Error("BadNoiseFloor", e.what(), 2);
+        std::cerr << "warning: ignoring the noise-floor file: " << e.what() << "\n";
+        o.noise_floor.reset();
+      }
     }
   }
   // Expectations live next to the sources: --bench-root, else the project checkout (never for A/A runs).
@@ -255,7 +291,7 @@ int run_command(const BenchArgs& a) {
   // Profiling after timing, never inside it: ncu replays each kernel many times with its counters on.
   if (a.profile != "none" && !a.calibrate)
     profile_after_bench(sel.targets, catalog.plugin_root, run_dir, a.profile, store_path(a.db, a.artifacts_dir));
-  if (a.calibrate) return finish_calibration(r, info, floor_file, a.as_json);
+  if (a.calibrate) return finish_calibration(r, info, floor_file, a.replicates, a.as_json);
   if (a.as_json) {
     std::cout << read_file(run_dir / "results" / "benchmark_test_results.json") << "\n";
   } else {
@@ -380,6 +416,9 @@ void add_bench_commands(CLI::App& root) {
                   "measure their overhead; results are marked unvalidated")
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
+  run->add_option("--noise-floor", a.noise_floor_file,
+                  "A/A calibration to apply (default: <artifacts-dir>/calibration/noise_floor_<hwkey>.json, else the "
+                  "one committed under results/reference/<hwkey>/; 'none': no calibration)");
   run->add_option("--db", a.db, "Results store the finished run is added to (default: $AISP_DB, else <artifacts-dir>/aisp.db)");
   run->add_flag("--no-db", a.no_db, "Do not add the run to the results store");
   run->add_flag("--update-expectations", a.update_expectations,
@@ -409,6 +448,11 @@ void add_bench_commands(CLI::App& root) {
   cal->add_option("--bench-root", a.bench_root, "Compile (cached) and run .cu pairs under this directory");
   cal->add_option("--db", a.db, "Results store the A/A run is added to (default: $AISP_DB, else <artifacts-dir>/aisp.db)");
   cal->add_flag("--no-db", a.no_db, "Do not add the run to the results store");
+  cal->add_option("--replicates", a.replicates,
+                  "Copies of each baseline, each in its own worker process, timed against it; the spread of their "
+                  "medians is the between-process noise later runs add to their intervals (2 or more to measure it)")
+      ->check(CLI::Range(1, 8))
+      ->capture_default_str();
   cal->add_flag("--json", a.as_json, "Print the noise-floor JSON");
   cal->callback([] {
     a.calibrate = true;

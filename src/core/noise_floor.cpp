@@ -9,34 +9,101 @@
 
 namespace aisp {
 
+namespace {
+
+// Symmetric in ratio terms: an interval of [0.99, 1.004] is a 1% deviation.
+double deviation(const Interval& ci) { return std::max(std::abs(ci.high - 1.0), std::abs(1.0 / ci.low - 1.0)); }
+
+json interval_json(const Interval& i) { return {{"speedup", i.point}, {"ci_low", i.low}, {"ci_high", i.high}}; }
+Interval interval_from(const json& j) {
+  return {j.value("speedup", 1.0), j.value("ci_low", 1.0), j.value("ci_high", 1.0)};
+}
+
+}  // namespace
+
+int NoiseFloorEntry::within_excluding_one() const {
+  return static_cast<int>(std::count_if(comparisons.begin(), comparisons.end(), [](const AaComparison& c) {
+    return c.within.low > 1.0 || c.within.high < 1.0;
+  }));
+}
+
 double NoiseFloor::floor_for(const std::string& target) const {
   auto it = targets.find(target);
   return it != targets.end() ? it->second.floor : device_floor;
 }
 
+ProcessSpread NoiseFloor::spread_for(const std::string& target) const {
+  auto it = targets.find(target);
+  return it != targets.end() ? it->second.spread : device_spread;
+}
+
 NoiseFloor noise_floor_from_results(const std::vector<TargetResult>& aa) {
   NoiseFloor f;
   for (auto& t : aa) {
-    if (t.optimizations.empty()) continue;
-    const VariantResult& v = t.optimizations.front();
-    if (v.samples_ms.empty() || v.ci_low <= 0) continue;
-    NoiseFloorEntry e{v.speedup, v.ci_low, v.ci_high, static_cast<int64_t>(v.samples_ms.size()), 0};
-    // Symmetric in ratio terms: a CI of [0.99, 1.004] is a 1% floor.
-    e.floor = std::max(std::abs(v.ci_high - 1.0), std::abs(1.0 / v.ci_low - 1.0));
-    f.targets[t.id] = e;
+    std::vector<std::vector<double>> processes;
+    if (t.baseline.samples_ms.size() >= 2) processes.push_back(t.baseline.samples_ms);
+    std::vector<const VariantResult*> copies;
+    for (auto& v : t.optimizations)
+      if (v.samples_ms.size() >= 2 && v.ci_low > 0) {
+        copies.push_back(&v);
+        processes.push_back(v.samples_ms);
+      }
+    if (copies.empty() || processes.size() < 2) continue;
+    NoiseFloorEntry e;
+    e.spread = between_process_spread(processes);
+    double worst = -1;
+    for (const VariantResult* v : copies) {
+      AaComparison c{v->name, {v->speedup, v->ci_low, v->ci_high}, {}, static_cast<int64_t>(v->samples_ms.size())};
+      c.widened = widen_for_process_spread(c.within, e.spread, 0.95);
+      e.floor = std::max(e.floor, deviation(c.widened));
+      e.samples += c.samples;
+      if (std::abs(std::log(c.widened.point)) > worst) {
+        worst = std::abs(std::log(c.widened.point));
+        e.speedup = c.widened.point;
+        e.ci_low = c.widened.low;
+        e.ci_high = c.widened.high;
+      }
+      e.comparisons.push_back(c);
+    }
+    // Every comparison must contain 1 for the target to count as "no difference": report the first that
+    // does not, if any, as the target's interval.
+    for (auto& c : e.comparisons)
+      if (c.widened.low > 1.0 || c.widened.high < 1.0) {
+        e.speedup = c.widened.point;
+        e.ci_low = c.widened.low;
+        e.ci_high = c.widened.high;
+        break;
+      }
     f.device_floor = std::max(f.device_floor, e.floor);
+    if (e.spread.measured() && (!f.device_spread.measured() || e.spread.sd_log > f.device_spread.sd_log))
+      f.device_spread = e.spread;
+    f.targets[t.id] = std::move(e);
   }
   return f;
 }
 
 json to_json(const NoiseFloor& f) {
   json targets = json::object();
-  for (auto& [id, e] : f.targets)
+  for (auto& [id, e] : f.targets) {
+    json comparisons = json::array();
+    for (auto& c : e.comparisons)
+      comparisons.push_back({{"variant", c.variant}, {"samples", c.samples}, {"within_process", interval_json(c.within)},
+                             {"with_process_spread", interval_json(c.widened)}});
     targets[id] = {{"speedup", e.speedup}, {"ci_low", e.ci_low}, {"ci_high", e.ci_high}, {"samples", e.samples},
-                   {"floor", e.floor}, {"ci_contains_1", e.contains_one()}};
-  return {{"schema_version", 1},   {"kind", "aisp_noise_floor"}, {"hardware_key", f.hardware_key},
-          {"gpu", f.gpu},          {"driver", f.driver},         {"cuda", f.cuda},
-          {"date", f.date},        {"commit", f.commit},         {"device_floor", f.device_floor},
+                   {"floor", e.floor}, {"ci_contains_1", e.contains_one()},
+                   {"process_spread", {{"sd_log", e.spread.sd_log}, {"df", e.spread.df}}},
+                   {"comparisons", comparisons}};
+  }
+  return {{"schema_version", 2},
+          {"kind", "aisp_noise_floor"},
+          {"hardware_key", f.hardware_key},
+          {"gpu", f.gpu},
+          {"driver", f.driver},
+          {"cuda", f.cuda},
+          {"date", f.date},
+          {"commit", f.commit},
+          {"device_floor", f.device_floor},
+          {"device_process_spread", {{"sd_log", f.device_spread.sd_log}, {"df", f.device_spread.df}}},
           {"targets", targets}};
 }
 
@@ -44,17 +111,36 @@ NoiseFloor load_noise_floor(const std::filesystem::path& file) {
   json j = read_json(file);  // names the file on parse errors
   if (j.value("kind", "") != "aisp_noise_floor" || !j.contains("targets") || !j["targets"].is_object())
     throw std::runtime_error(fmt::format("{}: not an aisp noise-floor file (kind != aisp_noise_floor)", file.string()));
+  auto spread_from = [](const json& s) {
+    return s.is_object() ? ProcessSpread{s.value("sd_log", 0.0), s.value("df", 0)} : ProcessSpread{};
+  };
   NoiseFloor f;
-  f.hardware_key = j.value("hardware_key", "");
-  f.gpu = j.value("gpu", "");
-  f.driver = j.value("driver", "");
-  f.cuda = j.value("cuda", "");
-  f.date = j.value("date", "");
-  f.commit = j.value("commit", "");
-  f.device_floor = j.value("device_floor", 0.0);
-  for (auto& [id, e] : j["targets"].items())
-    f.targets[id] = {e.value("speedup", 1.0), e.value("ci_low", 1.0), e.value("ci_high", 1.0),
-                     e.value("samples", int64_t{0}), e.value("floor", 0.0)};
+  try {
+    f.hardware_key = j.value("hardware_key", "");
+    f.gpu = j.value("gpu", "");
+    f.driver = j.value("driver", "");
+    f.cuda = j.value("cuda", "");
+    f.date = j.value("date", "");
+    f.commit = j.value("commit", "");
+    f.device_floor = j.value("device_floor", 0.0);
+    f.device_spread = spread_from(j.value("device_process_spread", json()));
+    for (auto& [id, e] : j["targets"].items()) {
+      NoiseFloorEntry entry;
+      entry.speedup = e.value("speedup", 1.0);
+      entry.ci_low = e.value("ci_low", 1.0);
+      entry.ci_high = e.value("ci_high", 1.0);
+      entry.samples = e.value("samples", int64_t{0});
+      entry.floor = e.value("floor", 0.0);
+      entry.spread = spread_from(e.value("process_spread", json()));
+      for (auto& c : e.value("comparisons", json::array()))
+        entry.comparisons.push_back({c.value("variant", ""), interval_from(c.value("within_process", json::object())),
+                                     interval_from(c.value("with_process_spread", json::object())),
+                                     c.value("samples", int64_t{0})});
+      f.targets[id] = std::move(entry);
+    }
+  } catch (const json::exception& e) {
+    throw std::runtime_error(fmt::format("{}: malformed noise-floor file: {}", file.string(), e.what()));
+  }
   return f;
 }
 

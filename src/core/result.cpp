@@ -75,6 +75,9 @@ json to_json(const VariantResult& v) {
             {"ci_low", v.ci_low},
             {"ci_high", v.ci_high},
             {"p_value", v.p_value},
+            {"ci_process_spread", v.ci_process_spread.measured()
+                                      ? json{{"sd_log", v.ci_process_spread.sd_log}, {"df", v.ci_process_spread.df}}
+                                      : json(nullptr)},
             {"memory_savings_pct", v.memory_savings_pct},
             {"verdict", v.verdict},
             {"minimum_required_speedup", v.min_speedup},
@@ -129,6 +132,8 @@ VariantResult variant_from_json(const json& j) {
   v.ci_low = j.value("ci_low", 0.0);
   v.ci_high = j.value("ci_high", 0.0);
   v.p_value = j.value("p_value", 1.0);
+  if (j.contains("ci_process_spread") && j["ci_process_spread"].is_object())
+    v.ci_process_spread = {j["ci_process_spread"].value("sd_log", 0.0), j["ci_process_spread"].value("df", 0)};
   v.memory_savings_pct = j.value("memory_savings_pct", 0.0);
   v.verdict = j.value("verdict", "");
   v.min_speedup = j.value("minimum_required_speedup", 0.0);

@@ -50,6 +50,7 @@ struct VariantResult {
   std::optional<Verification> verification;  // optimized variants only
   // Versus the baseline (optimized variants only).
   double speedup = 0, ci_low = 0, ci_high = 0, p_value = 1;
+  ProcessSpread ci_process_spread;  // the between-process spread the CI was widened by (none: not widened)
   double memory_savings_pct = 0;
   std::string verdict;
   std::vector<CheckResult> checks;

@@ -97,6 +97,87 @@ Interval bootstrap_speedup_ci(const std::vector<double>& baseline, const std::ve
   return out;
 }
 
+namespace {
+
+// Regularized incomplete beta I_x(a, b), by its continued fraction evaluated with Lentz's method; the
+// fraction converges fast for x < (a + 1) / (a + b + 2), the other side uses I_x(a, b) = 1 - I_(1-x)(b, a).
+double incomplete_beta(double x, double a, double b) {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  if (x > (a + 1) / (a + b + 2)) return 1 - incomplete_beta(1 - x, b, a);
+  const double tiny = 1e-300;
+  double front = std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x)) / a;
+  double f = 1, c = 1, d = 0;
+  for (int i = 0; i <= 5000; ++i) {
+    int m = i / 2;
+    double num;
+    if (i == 0) num = 1;
+    else if (i % 2 == 0) num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+    else num = -((a + m) * (a + b + m) * x) / ((a + 2 * m) * (a + 2 * m + 1));
+    d = 1 + num * d;
+    d = 1 / (std::fabs(d) < tiny ? tiny : d);
+    c = 1 + num / (std::fabs(c) < tiny ? tiny : c);
+    double step = c * d;
+    f *= step;
+    if (std::fabs(1 - step) < 1e-15) break;
+  }
+  return front * (f - 1);
+}
+
+double student_t_cdf(double t, double df) {
+  double tail = 0.5 * incomplete_beta(df / (df + t * t), df / 2, 0.5);
+  return t >= 0 ? 1 - tail : tail;
+}
+
+}  // namespace
+
+double student_t_quantile(double p, double df) {
+  if (!(p > 0 && p < 1) || !(df > 0)) return kNaN;
+  if (p == 0.5) return 0;
+  if (p < 0.5) return -student_t_quantile(1 - p, df);
+  double lo = 0, hi = 1;
+  while (student_t_cdf(hi, df) < p && hi < 1e12) hi *= 2;
+  for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; ++i) {
+    double mid = 0.5 * (lo + hi);
+    (student_t_cdf(mid, df) < p ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+ProcessSpread between_process_spread(const std::vector<std::vector<double>>& per_process, int resamples,
+                                     uint64_t rng_seed) {
+  std::vector<double> log_medians, sampling_var;
+  std::mt19937_64 rng(rng_seed);
+  for (auto& samples : per_process) {
+    if (samples.size() < 2) continue;
+    log_medians.push_back(std::log(median(samples)));
+    // Sampling variance of this process's log median, by bootstrap (timing samples are skewed and tied).
+    std::vector<double> draws(static_cast<size_t>(std::max(resamples, 2))), r(samples.size());
+    for (double& m : draws) {
+      for (double& x : r) x = samples[draw_index(rng, samples.size())];
+      m = std::log(median_inplace(r));
+    }
+    double sd = summarize(draws).stdev;
+    sampling_var.push_back(sd * sd);
+  }
+  ProcessSpread out;
+  if (log_medians.size() < 2) return out;
+  Summary between = summarize(log_medians);
+  double within = std::accumulate(sampling_var.begin(), sampling_var.end(), 0.0) / static_cast<double>(sampling_var.size());
+  out.sd_log = std::sqrt(std::max(0.0, between.stdev * between.stdev - within));
+  out.df = static_cast<int>(log_medians.size()) - 1;
+  return out;
+}
+
+Interval widen_for_process_spread(const Interval& ci, const ProcessSpread& spread, double confidence) {
+  if (!spread.measured() || !(ci.point > 0) || !(ci.low > 0) || !(ci.high > 0)) return ci;
+  double t = student_t_quantile(0.5 + 0.5 * std::clamp(confidence, 0.0, 0.999999), spread.df);
+  double extra = t * std::sqrt(2.0) * spread.sd_log;
+  double lp = std::log(ci.point);
+  double below = std::hypot(lp - std::log(ci.low), extra), above = std::hypot(std::log(ci.high) - lp, extra);
+  return {ci.point, std::exp(lp - below), std::exp(lp + above)};
+}
+
 double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b) {
   if (a.empty() || b.empty()) return 1.0;
   const double n1 = static_cast<double>(a.size()), n2 = static_cast<double>(b.size());

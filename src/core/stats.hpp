@@ -27,6 +27,30 @@ struct Interval {
 Interval bootstrap_speedup_ci(const std::vector<double>& baseline, const std::vector<double>& candidate,
                               double confidence = 0.95, int resamples = 2000, uint64_t rng_seed = 0x5eed);
 
+// Two runs of the same code in two worker processes do not time exactly alike: each process gets its own
+// physical placement of its buffers (and its own context), and on memory-bound kernels that shifts the
+// median by a fixed ~0.05-0.2% for the life of the process (measured: A/A on an H100,
+// docs/measurements/calibration_history_h100.md). One interleaved pair of processes cannot see that shift:
+// its bootstrap interval only covers sampling noise. An A/A run over several processes can measure it.
+struct ProcessSpread {
+  double sd_log = 0;  // standard deviation of a process's log median beyond its own sampling error
+  int df = 0;         // degrees of freedom of the estimate (processes - 1); 0: not measured, no widening
+  bool measured() const { return df > 0; }
+};
+
+// One-way random-effects estimate from the raw samples of several processes running the same code:
+// the variance of their log medians minus the mean within-process variance of a log median (bootstrap).
+ProcessSpread between_process_spread(const std::vector<std::vector<double>>& per_process_samples,
+                                     int resamples = 400, uint64_t rng_seed = 0x5eed);
+
+// A speedup compares two processes, so its error has a between-process part of variance 2 * sd^2 on the
+// log scale. Each side of the interval is widened in quadrature by t(df) * sqrt(2) * sd (Student's t:
+// the spread is estimated from few processes).
+Interval widen_for_process_spread(const Interval& ci, const ProcessSpread& spread, double confidence = 0.95);
+
+// Quantile of Student's t distribution with `df` degrees of freedom, p in (0, 1).
+double student_t_quantile(double p, double df);
+
 // Two-sided Mann-Whitney U test p-value (normal approximation with tie correction).
 double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b);
 

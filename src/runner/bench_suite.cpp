@@ -100,7 +100,10 @@ SuiteOutcome run_suite(const std::vector<Target>& targets, const fs::path& run_d
     TargetResult r;
     try {
       RunOptions run = o.run;
-      if (o.noise_floor) run.noise_floor = o.noise_floor->floor_for(target.id);
+      if (o.noise_floor) {
+        run.noise_floor = o.noise_floor->floor_for(target.id);
+        run.process_spread = o.noise_floor->spread_for(target.id);
+      }
       r = run_target(target, run);
     } catch (const std::exception& e) {
       // A harness bug on one target must not cost the others their results.

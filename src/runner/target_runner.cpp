@@ -460,7 +460,7 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
     const auto& a = base.result->samples_ms;
     const auto& b = l.result->samples_ms;
     if (a.size() < kMinSamples || b.size() < kMinSamples) return false;
-    Interval ci = bootstrap_speedup_ci(a, b, 0.99, 500);
+    Interval ci = widen_for_process_spread(bootstrap_speedup_ci(a, b, 0.99, 500), opt.process_spread, 0.99);
     double band = decision_band(l);
     bool decided = ci.low > band || ci.high < 1.0 / (1.0 + opt.noise_floor) || (ci.low >= 1.0 / band && ci.high <= band);
     if (decided)
@@ -472,7 +472,11 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
   std::uniform_real_distribution<double> coin(0.0, 1.0);
   for (;;) {
     bool any = false;
-    for (Live* l : timed) {
+    // A new random order every round: a fixed ABAB order would give one variant the same predecessor
+    // (and whatever state that leaves in the GPU or the host) in every block.
+    std::vector<Live*> round = timed;
+    std::shuffle(round.begin(), round.end(), rng);
+    for (Live* l : round) {
       if (l->failed || l->done) continue;
       any = true;
       int64_t n = static_cast<int64_t>(l->result->samples_ms.size());
@@ -613,7 +617,11 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
       v.timing_note += (v.timing_note.empty() ? "" : "; ") +
                        fmt::format("decision band widened to {:.3f}x by the A/A noise floor", min_speedup);
     v.min_speedup = min_speedup;
-    Interval ci = bootstrap_speedup_ci(base.result->samples_ms, v.samples_ms);
+    // The samples' own interval, widened by what one pair of processes cannot see (the between-process
+    // spread this GPU's A/A calibration measured for the target), when there is one.
+    Interval ci = widen_for_process_spread(bootstrap_speedup_ci(base.result->samples_ms, v.samples_ms),
+                                           opt.process_spread, 0.95);
+    v.ci_process_spread = opt.process_spread;
     v.speedup = ci.point;
     v.ci_low = ci.low;
     v.ci_high = ci.high;

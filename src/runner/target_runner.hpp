@@ -7,6 +7,7 @@
 
 #include "core/discovery.hpp"
 #include "core/result.hpp"
+#include "core/stats.hpp"
 #include "core/stopping.hpp"
 
 namespace aisp {
@@ -34,6 +35,7 @@ struct RunOptions {
   bool validity = true;
   bool stop_on_decision = true;  // sequential stopping on the comparison (off for A/A calibration)
   double noise_floor = 0;  // this target's A/A floor on this GPU (0.004 = 0.4%), from `aisp bench calibrate`
+  ProcessSpread process_spread;  // this target's between-process spread on this GPU, likewise (widens the CIs)
   StoppingPolicy policy;
   double block_target_ms = 25;        // GPU time per interleaved block: short enough that drift cancels
   std::function<void(const Progress&)> on_progress;

@@ -7,20 +7,27 @@
 
 #include "core/json_io.hpp"
 #include "core/noise_floor.hpp"
+#include "core/stats.hpp"
 
 namespace aisp {
 namespace {
 
-TargetResult aa_target(const std::string& id, double low, double point, double high) {
-  TargetResult t;
-  t.id = id;
+VariantResult aa_copy(const std::string& name, double low, double point, double high) {
   VariantResult v;
-  v.name = "aa_self";
+  v.name = name;
   v.samples_ms = {1, 1, 1};
   v.speedup = point;
   v.ci_low = low;
   v.ci_high = high;
-  t.optimizations.push_back(v);
+  return v;
+}
+
+// A target with one A/A comparison and a baseline whose samples match the copy's (no between-process spread).
+TargetResult aa_target(const std::string& id, double low, double point, double high) {
+  TargetResult t;
+  t.id = id;
+  t.baseline.samples_ms = {1, 1, 1};
+  t.optimizations.push_back(aa_copy("aa_self_1", low, point, high));
   return t;
 }
 
@@ -30,9 +37,48 @@ TEST(NoiseFloor, FloorIsTheLargestDeviationInsideTheInterval) {
   EXPECT_NEAR(f.targets["ch07:a"].floor, 1.0 / 0.99 - 1.0, 1e-12);
   EXPECT_TRUE(f.targets["ch07:a"].contains_one());
   EXPECT_FALSE(f.targets["ch07:b"].contains_one());
+  EXPECT_EQ(f.targets["ch07:b"].within_excluding_one(), 1);
   EXPECT_NEAR(f.targets["ch07:b"].floor, 0.003, 1e-12);
   EXPECT_DOUBLE_EQ(f.device_floor, f.targets["ch07:a"].floor);
   EXPECT_DOUBLE_EQ(f.floor_for("ch99:never_calibrated"), f.device_floor);
+}
+
+// Four processes whose medians differ by more than their own sampling noise: the spread is measured,
+// every comparison's interval is widened by it, and the one that excluded 1.0 on its own now contains it.
+TEST(NoiseFloor, CopiesInSeveralProcessesMeasureTheSpreadAndWidenEveryComparison) {
+  auto process = [](double median) {
+    std::vector<double> s;
+    for (int i = 0; i < 200; ++i) s.push_back(median * (1.0 + 0.0001 * ((i * 37) % 11 - 5)));
+    return s;
+  };
+  TargetResult t;
+  t.id = "ch07:copy";
+  t.baseline.samples_ms = process(1.000);
+  double medians[] = {1.002, 0.999, 1.0015};
+  for (int k = 0; k < 3; ++k) {
+    VariantResult v = aa_copy("aa_self_" + std::to_string(k + 1), 0, 0, 0);
+    v.samples_ms = process(medians[k]);
+    Interval own = bootstrap_speedup_ci(t.baseline.samples_ms, v.samples_ms);
+    v.speedup = own.point;
+    v.ci_low = own.low;
+    v.ci_high = own.high;
+    t.optimizations.push_back(v);
+  }
+  NoiseFloor f = noise_floor_from_results({t});
+  const NoiseFloorEntry& e = f.targets.at("ch07:copy");
+  EXPECT_EQ(e.spread.df, 3);
+  EXPECT_GT(e.spread.sd_log, 0.0005);
+  EXPECT_LT(e.spread.sd_log, 0.003);
+  ASSERT_EQ(e.comparisons.size(), 3u);
+  EXPECT_EQ(e.within_excluding_one(), 3);  // each pair alone resolves its 0.1-0.2% shift
+  for (auto& c : e.comparisons) {
+    EXPECT_LT(c.widened.low, c.within.low);
+    EXPECT_GT(c.widened.high, c.within.high);
+    EXPECT_LE(c.widened.low, 1.0);
+    EXPECT_GE(c.widened.high, 1.0);
+  }
+  EXPECT_TRUE(e.contains_one());
+  EXPECT_EQ(f.spread_for("ch99:never_calibrated").sd_log, e.spread.sd_log);
 }
 
 TEST(NoiseFloor, TargetsWithoutSamplesAreLeftOut) {
@@ -52,6 +98,8 @@ TEST(NoiseFloor, RoundTripsThroughItsFile) {
   NoiseFloor back = load_noise_floor(file);
   EXPECT_EQ(back.hardware_key, "h100_80gb_hbm3");
   EXPECT_NEAR(back.floor_for("ch01:gemm"), f.floor_for("ch01:gemm"), 1e-12);
+  EXPECT_EQ(back.targets.at("ch01:gemm").comparisons.size(), 1u);
+  EXPECT_EQ(back.spread_for("ch01:gemm").df, f.spread_for("ch01:gemm").df);
   std::filesystem::remove_all(dir);
 }
 

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <random>
 
 #include "core/stats.hpp"
@@ -117,6 +118,60 @@ TEST(Bootstrap, NominalCoverageOnSkewedTimings) {
   double coverage = static_cast<double>(covered) / trials;
   EXPECT_GE(coverage, 0.91);
   EXPECT_LE(coverage, 0.985);
+}
+
+TEST(StudentT, QuantilesMatchTables) {
+  // scipy.stats.t.ppf(q, df)
+  EXPECT_NEAR(student_t_quantile(0.975, 1), 12.706204736174698, 1e-8);
+  EXPECT_NEAR(student_t_quantile(0.975, 3), 3.182446305284263, 1e-9);
+  EXPECT_NEAR(student_t_quantile(0.995, 10), 3.169272672616316, 1e-9);
+  EXPECT_NEAR(student_t_quantile(0.975, 1000), 1.9623390808264074, 1e-9);
+  EXPECT_NEAR(student_t_quantile(0.025, 3), -3.182446305284263, 1e-9);
+  EXPECT_DOUBLE_EQ(student_t_quantile(0.5, 7), 0.0);
+  EXPECT_TRUE(std::isnan(student_t_quantile(1.0, 3)));
+}
+
+// Each process of the same code gets its own fixed offset (sd 0.5% on the log scale) on top of sampling
+// noise. One pair's bootstrap interval ignores the offsets and covers "no difference" far less than 95% of
+// the time; widened by the spread that three more processes measure, it covers at least the nominal rate
+// (the in-sample estimate with Student's t errs on the wide side). 300 trials: standard error ~1.3%.
+TEST(ProcessSpread, WideningRestoresCoverageOfAnAaComparison) {
+  std::mt19937 rng(7);
+  std::normal_distribution<double> offset(0.0, 0.005);
+  std::lognormal_distribution<double> noise(0.0, 0.01);
+  int trials = 300, covered_pair = 0, covered_widened = 0;
+  for (int t = 0; t < trials; ++t) {
+    std::vector<std::vector<double>> procs(4);
+    for (auto& p : procs) {
+      double o = std::exp(offset(rng));
+      for (int i = 0; i < 100; ++i) p.push_back(o * noise(rng));
+    }
+    Interval pair = bootstrap_speedup_ci(procs[0], procs[1], 0.95, 1000, 500 + t);
+    Interval wide = widen_for_process_spread(pair, between_process_spread(procs, 200, 900 + t), 0.95);
+    covered_pair += pair.low <= 1.0 && 1.0 <= pair.high;
+    covered_widened += wide.low <= 1.0 && 1.0 <= wide.high;
+    EXPECT_LE(wide.low, pair.low);
+    EXPECT_GE(wide.high, pair.high);
+  }
+  EXPECT_LT(static_cast<double>(covered_pair) / trials, 0.6) << covered_pair << " of " << trials;
+  EXPECT_GE(static_cast<double>(covered_widened) / trials, 0.93) << covered_widened << " of " << trials;
+  std::printf("A/A coverage of 1.0: one pair %d/%d, widened %d/%d\n", covered_pair, trials, covered_widened, trials);
+}
+
+TEST(ProcessSpread, IdenticalProcessesHaveNoSpreadAndOneProcessMeasuresNothing) {
+  std::mt19937 rng(3);
+  std::lognormal_distribution<double> noise(0.0, 0.01);
+  std::vector<std::vector<double>> procs(4);
+  for (auto& p : procs)
+    for (int i = 0; i < 2000; ++i) p.push_back(noise(rng));
+  ProcessSpread s = between_process_spread(procs);
+  EXPECT_EQ(s.df, 3);
+  EXPECT_LT(s.sd_log, 0.0008);  // sampling noise of a median of 2000 is ~0.03%: at most a trace survives
+  EXPECT_FALSE(between_process_spread({procs[0]}).measured());
+  Interval ci{1.1, 1.05, 1.15};
+  Interval same = widen_for_process_spread(ci, ProcessSpread{}, 0.95);
+  EXPECT_DOUBLE_EQ(same.low, ci.low);
+  EXPECT_DOUBLE_EQ(same.high, ci.high);
 }
 
 TEST(MannWhitney, ScipyDocumentationExample) {
