@@ -134,6 +134,18 @@ int finish_calibration(const SuiteOutcome& r, const json& info, const fs::path& 
   f.date = now_stamp("%Y-%m-%dT%H:%M:%S%z");
   f.commit = git_info().value("commit", "");
   if (f.targets.empty()) throw CLI::Error("CalibrationFailed", "no target produced A/A samples: nothing written", 1);
+  std::vector<std::string> measured_now;
+  for (auto& [id, e] : f.targets) measured_now.push_back(id);
+  size_t kept = 0;
+  if (fs::exists(file)) {
+    try {
+      NoiseFloor older = load_noise_floor(file);
+      keep_older_targets(f, older);
+      kept = f.targets.size() - measured_now.size();
+    } catch (const std::exception& e) {
+      std::cerr << "warning: the previous calibration is unreadable and is replaced: " << e.what() << "\n";
+    }
+  }
   write_json_atomic(file, to_json(f));
   if (as_json) {
     std::cout << to_json(f).dump(2) << "\n";
@@ -144,7 +156,8 @@ int finish_calibration(const SuiteOutcome& r, const json& info, const fs::path& 
   std::cout << fmt::format("{:<40} {:>9} {:>20} {:>20} {:>9} {:>7} {:>7}\n", "target", "speedup", "95% CI, one pair",
                            "with process spread", "spread", "floor", "n");
   int excluding = 0, pairs = 0, within_excluding = 0;
-  for (auto& [id, e] : f.targets) {
+  for (auto& id : measured_now) {
+    const NoiseFloorEntry& e = f.targets.at(id);
     for (auto& c : e.comparisons) {
       bool contains = c.widened.low <= 1.0 && c.widened.high >= 1.0;
       excluding += !contains;
@@ -158,6 +171,7 @@ int finish_calibration(const SuiteOutcome& r, const json& info, const fs::path& 
   }
   std::cout << fmt::format("{} of {} A/A intervals contain 1.0 ({} of them without the between-process spread)\n",
                            pairs - excluding, pairs, pairs - within_excluding);
+  if (kept > 0) std::cout << fmt::format("{} targets calibrated earlier kept from the file\n", kept);
   std::cout << fmt::format("device floor {:.2f}% -> {}\nrun: {}\n", 100 * f.device_floor, file.string(),
                            r.run_dir.string());
   return 0;

@@ -37,6 +37,26 @@ ProcessSpread NoiseFloor::spread_for(const std::string& target) const {
   return it != targets.end() ? it->second.spread : device_spread;
 }
 
+namespace {
+
+void recompute_device_figures(NoiseFloor& f) {
+  f.device_floor = 0;
+  f.device_spread = {};
+  for (auto& [id, e] : f.targets) {
+    f.device_floor = std::max(f.device_floor, e.floor);
+    if (e.spread.measured() && (!f.device_spread.measured() || e.spread.sd_log > f.device_spread.sd_log))
+      f.device_spread = e.spread;
+  }
+}
+
+}  // namespace
+
+void keep_older_targets(NoiseFloor& fresh, const NoiseFloor& older) {
+  if (older.hardware_key != fresh.hardware_key) return;
+  for (auto& [id, e] : older.targets) fresh.targets.emplace(id, e);  // emplace keeps the fresh entry
+  recompute_device_figures(fresh);
+}
+
 NoiseFloor noise_floor_from_results(const std::vector<TargetResult>& aa) {
   NoiseFloor f;
   for (auto& t : aa) {
@@ -74,11 +94,9 @@ NoiseFloor noise_floor_from_results(const std::vector<TargetResult>& aa) {
         e.ci_high = c.widened.high;
         break;
       }
-    f.device_floor = std::max(f.device_floor, e.floor);
-    if (e.spread.measured() && (!f.device_spread.measured() || e.spread.sd_log > f.device_spread.sd_log))
-      f.device_spread = e.spread;
     f.targets[t.id] = std::move(e);
   }
+  recompute_device_figures(f);
   return f;
 }
 

@@ -47,6 +47,10 @@ struct NoiseFloor {
 // From an A/A run's results: each target's optimized variants are copies of its baseline ("aa_self_1"...).
 NoiseFloor noise_floor_from_results(const std::vector<TargetResult>& aa_results);
 
+// A calibration of some targets updates the file: `older`'s targets that `fresh` did not measure are kept
+// (same hardware key only), and the device-wide floor and spread are recomputed over all of them.
+void keep_older_targets(NoiseFloor& fresh, const NoiseFloor& older);
+
 json to_json(const NoiseFloor& f);
 // Throws with the file name on a corrupt or truncated file.
 NoiseFloor load_noise_floor(const std::filesystem::path& file);

@@ -103,6 +103,22 @@ TEST(NoiseFloor, RoundTripsThroughItsFile) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(NoiseFloor, CalibratingSomeTargetsKeepsTheOthersOfTheSameGpu) {
+  NoiseFloor older = noise_floor_from_results({aa_target("ch01:a", 0.98, 1.0, 1.02), aa_target("ch07:b", 0.99, 1.0, 1.01)});
+  older.hardware_key = "h100_80gb_hbm3";
+  NoiseFloor fresh = noise_floor_from_results({aa_target("ch07:b", 0.999, 1.0, 1.001)});
+  fresh.hardware_key = "h100_80gb_hbm3";
+  keep_older_targets(fresh, older);
+  ASSERT_EQ(fresh.targets.size(), 2u);
+  EXPECT_NEAR(fresh.floor_for("ch07:b"), 1 / 0.999 - 1, 1e-9);  // the new measurement wins
+  EXPECT_NEAR(fresh.floor_for("ch01:a"), 1 / 0.98 - 1, 1e-9);  // the old one is kept
+  EXPECT_NEAR(fresh.device_floor, 1 / 0.98 - 1, 1e-9);
+  NoiseFloor other_gpu = noise_floor_from_results({aa_target("ch09:c", 0.9, 1.0, 1.1)});
+  other_gpu.hardware_key = "h200";
+  keep_older_targets(fresh, other_gpu);
+  EXPECT_EQ(fresh.targets.count("ch09:c"), 0u);
+}
+
 TEST(NoiseFloor, CorruptOrForeignFilesNameTheFile) {
   auto dir = std::filesystem::temp_directory_path() / "aisp_noise_floor_bad";
   std::filesystem::create_directories(dir);
