@@ -5,7 +5,9 @@
 # Usage (repository root, build/ carried): bash scripts/device_calibrate.sh [extra calibrate args]
 set -u
 out=${OUT:-/tmp/device_calibrate}; mkdir -p "$out"
-art=/tmp/aisp_calibrate_artifacts; rm -rf "$art"
+art=/tmp/aisp_calibrate_artifacts; rm -rf "$art"; mkdir -p "$art/calibration"
+# Start from the committed calibration: targets calibrated now replace theirs, the others are kept.
+cp results/reference/*/noise_floor_*.json "$art/calibration/" 2>/dev/null
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv > "$out/gpu.txt" 2>&1
 SECONDS=0
 timeout -s INT ${CAL_LIMIT_S:-560} build/aisp bench calibrate -t ${TARGETS:-all} --time-limit ${CAL_TIME_LIMIT:-3} \

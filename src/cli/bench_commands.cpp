@@ -34,6 +34,7 @@ struct BenchArgs {
   bool calibrate = false;  // `bench calibrate`: every selected baseline timed against copies of itself (A/A)
   int replicates = 3;      // calibrate: copies of the baseline, each in its own worker process
   std::string noise_floor_file;  // run: the A/A calibration to use ("none": none)
+  std::string from_run;          // calibrate: the floor from an existing (possibly interrupted) A/A run
   bool update_expectations = false, accept_regressions = false;  // chNN/expectations_<hwkey>.json
   std::string variant_a, variant_b;
   std::string db;      // results store (default <artifacts-dir>/aisp.db)
@@ -131,8 +132,9 @@ int finish_calibration(const SuiteOutcome& r, const json& info, const fs::path& 
   f.gpu = info["hardware"].value("gpu_model", "");
   f.driver = info["hardware"].value("driver_version", "");
   f.cuda = info["hardware"].value("cuda_version", "");
-  f.date = now_stamp("%Y-%m-%dT%H:%M:%S%z");
-  f.commit = git_info().value("commit", "");
+  // The run's own date and commit when it is read back from disk (--from-run), else now and this checkout.
+  f.date = info.contains("date") ? info["date"].get<std::string>() : now_stamp("%Y-%m-%dT%H:%M:%S%z");
+  f.commit = info.contains("commit") ? info["commit"].get<std::string>() : git_info().value("commit", "");
   if (f.targets.empty()) throw CLI::Error("CalibrationFailed", "no target produced A/A samples: nothing written", 1);
   std::vector<std::string> measured_now;
   for (auto& [id, e] : f.targets) measured_now.push_back(id);
@@ -175,6 +177,26 @@ int finish_calibration(const SuiteOutcome& r, const json& info, const fs::path& 
   std::cout << fmt::format("device floor {:.2f}% -> {}\nrun: {}\n", 100 * f.device_floor, file.string(),
                            r.run_dir.string());
   return 0;
+}
+
+// `calibrate --from-run DIR`: the A/A run's finished targets, with the GPU facts its manifest recorded.
+void calibration_from_run(const BenchArgs& a) {
+  fs::path dir(a.from_run);
+  fs::path results = dir / "results" / "benchmark_test_results.json", manifest = dir / "manifest.json";
+  for (auto& f : {results, manifest})
+    if (!fs::exists(f)) throw CLI::Error("NoRun", fmt::format("--from-run: {} does not exist", f.string()), 2);
+  json m = read_json(manifest);
+  if (m.value("label", "").rfind("calibrate", 0) != 0 && dir.filename().string().find("__calibrate") == std::string::npos)
+    throw CLI::Error("NotCalibration", fmt::format("--from-run: {} is not an A/A run (`aisp bench calibrate`)", dir.string()), 2);
+  json info = {{"hardware", m.value("hardware", json::object())}, {"date", m.value("start_time", "")}};
+  if (m.contains("git") && m["git"].value("commit", json()).is_string()) info["commit"] = m["git"]["commit"];
+  std::string hwkey = info["hardware"].value("hardware_key", "unknown");
+  SuiteOutcome r;
+  r.results = targets_from_document(read_json(results));
+  r.run_dir = dir;
+  size_t copies = 0;
+  for (auto& t : r.results) copies = std::max(copies, t.optimizations.size());
+  finish_calibration(r, info, noise_floor_path(a.artifacts_dir, hwkey), static_cast<int>(copies), a.as_json);
 }
 
 int run_command(const BenchArgs& a) {
@@ -454,7 +476,15 @@ void add_bench_commands(CLI::App& root) {
   auto* cal = bench->add_subcommand(
       "calibrate", "A/A: time each selected baseline against itself; store this GPU's noise floor (differences "
                    "inside it are SAME in later runs)");
-  cal->add_option("-t,--targets", a.targets, "chNN, chNN:example, labs/<lab>[:example] or all")->required();
+  cal->add_option("-t,--targets", a.targets, "chNN, chNN:example, labs/<lab>[:example] or all");
+  cal->add_option("--from-run", a.from_run,
+                  "No GPU work: compute the floor from an earlier A/A run directory (also one that was interrupted: "
+                  "every target it finished counts) and merge it into the calibration file");
+  cal->add_option("--validity", a.validity,
+                  "on: the copies run under every validity check like a real run (default); off: timing only, "
+                  "much faster for large outputs (the copies run the same code, there is nothing to catch)")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
   cal->add_option("--mode", a.mode, "cold, hot or graph")->capture_default_str();
   cal->add_option("--iterations", a.iterations, "Exactly N timed samples per variant");
   cal->add_option("--time-limit", a.time_limit, "Seconds of sampling per variant before stopping anyway")->capture_default_str();
@@ -470,6 +500,12 @@ void add_bench_commands(CLI::App& root) {
   cal->add_flag("--json", a.as_json, "Print the noise-floor JSON");
   cal->callback([] {
     a.calibrate = true;
+    if (!a.from_run.empty()) {
+      if (!a.targets.empty()) throw CLI::ValidationError("--from-run", "takes no --targets (the run's targets are used)");
+      calibration_from_run(a);
+      return;
+    }
+    if (a.targets.empty()) throw CLI::RequiredError("--targets");
     int code = run_command(a);
     if (code != 0) throw CLI::RuntimeError(code);
   });

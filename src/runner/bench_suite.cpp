@@ -101,8 +101,11 @@ SuiteOutcome run_suite(const std::vector<Target>& targets, const fs::path& run_d
     try {
       RunOptions run = o.run;
       if (o.noise_floor) {
-        run.noise_floor = o.noise_floor->floor_for(target.id);
+        // With a measured between-process spread the intervals themselves carry the A/A noise, so the
+        // floor must not also raise the decision band (that would count the same noise twice); a
+        // calibration without one (a single copy, or an older file) falls back to the floor band.
         run.process_spread = o.noise_floor->spread_for(target.id);
+        run.noise_floor = run.process_spread.measured() ? 0.0 : o.noise_floor->floor_for(target.id);
       }
       r = run_target(target, run);
     } catch (const std::exception& e) {
