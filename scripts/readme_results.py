@@ -8,7 +8,7 @@ for % of roof, `aisp bench analyze --data <run>` over the run the expectations w
 (provenance.run_dir, committed under results/reference/). Nothing is typed in: rerun this after
 `aisp bench run --update-expectations` (or `aisp bench expectations --update-from RUN`).
 
-    scripts/readme_results.py [--hardware h100_80gb_hbm3] [--aisp build/aisp]          # rewrite the tables
+    scripts/readme_results.py [--hardware all|h100_80gb_hbm3|h200] [--aisp build/aisp]  # rewrite the tables
     scripts/readme_results.py --check                                                   # exit 1 if stale
 """
 import argparse
@@ -47,6 +47,14 @@ def analysis_rows(aisp, run_dir):
     return {(r["target"], r["variant"]): r for r in rows}
 
 
+def calibrated(prov):
+    """Whether the run applied an A/A calibration (its manifest names the noise-floor file)."""
+    run = find_run(prov.get("run_dir", ""))
+    if not run or not (run / "manifest.json").exists():
+        return False
+    return "noise_floor" in json.loads((run / "manifest.json").read_text())
+
+
 def run_name(prov):
     run = find_run(prov.get("run_dir", ""))
     return str(run.relative_to(ROOT)) if run else prov.get("run_dir", "?")
@@ -74,8 +82,10 @@ def table(chapter, hw, aisp):
         f"Measured by the harness on {prov['gpu']} (driver {prov['driver_version']}, CUDA {prov['cuda_version']}), "
         f"{prov['timestamp'][:10]}, {prov['mode']} mode, every validity check on; generated from "
         f"`expectations_{hw}.json` by `scripts/readme_results.py` (run: `{run_name(prov)}`). "
-        "Speedup = baseline median / optimized median with its bootstrap 95% CI; % of roof = achieved bytes/s "
-        "or FLOP/s against the ceiling the analysis names (memory or compute bound).",
+        "Speedup = baseline median / optimized median with its bootstrap 95% CI"
+        + (", widened by the between-process spread of this GPU's A/A calibration" if calibrated(prov) else
+           " (no A/A calibration on this GPU: the interval covers sampling noise only)")
+        + "; % of roof = achieved bytes/s or FLOP/s against the ceiling the analysis names (memory or compute bound).",
         "",
         "| Target | Best variant | Baseline | Optimized | Speedup [95% CI] | Verdict | Samples (b/o) "
         "| % of roof: baseline → optimized |",
@@ -95,26 +105,32 @@ def table(chapter, hw, aisp):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--hardware", default="h100_80gb_hbm3")
+    ap.add_argument("--hardware", default="all", help="a hardware key, or all (every expectations_<hwkey>.json)")
     ap.add_argument("--aisp", default=str(ROOT / "build" / "aisp"), help="for % of roof (skipped if missing)")
     ap.add_argument("--check", action="store_true", help="compare only; exit 1 when a README is stale")
     a = ap.parse_args()
     aisp = a.aisp if pathlib.Path(a.aisp).exists() else None
-    begin, end = markers(a.hardware)
     stale = []
-    for exp in sorted((ROOT / "chapters").glob(f"*/expectations_{a.hardware}.json")):
+    pattern = "expectations_*.json" if a.hardware == "all" else f"expectations_{a.hardware}.json"
+    for exp in sorted((ROOT / "chapters").glob(f"*/{pattern}")):
+        hw = exp.stem[len("expectations_"):]
+        begin, end = markers(hw)
         chapter = exp.parent.name
         readme = exp.parent / "README.md"
         text = readme.read_text() if readme.exists() else f"# {chapter}\n"
-        body = table(chapter, a.hardware, aisp)
+        body = table(chapter, hw, aisp)
         if body is None:
             continue
         block = f"{begin}\n{body}\n{end}"
         if begin in text and end in text:
             head, rest = text.split(begin, 1)
             new = head + block + rest.split(end, 1)[1]
+        elif "<!-- aisp:results " in text:
+            # A new GPU's table goes right after the last one already there.
+            cut = text.rindex(" end -->", 0, len(text)) + len(" end -->")
+            new = text[:cut] + f"\n\n## Measured results ({hw})\n\n{block}" + text[cut:]
         else:
-            new = text.rstrip("\n") + f"\n\n## Measured results ({a.hardware})\n\n{block}\n"
+            new = text.rstrip("\n") + f"\n\n## Measured results ({hw})\n\n{block}\n"
         if a.check:
             # Without aisp (no build) only the expectation columns can be compared.
             if (new if aisp else strip_roof(new)) != (text if aisp else strip_roof(text)):
