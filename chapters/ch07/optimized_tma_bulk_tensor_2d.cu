@@ -41,6 +41,7 @@
 #include <string>
 
 #include "tma_bulk_tensor_2d.cuh"
+#include "mbarrier.cuh"
 
 namespace {
 
@@ -51,32 +52,6 @@ constexpr int kBlocksPerSm = 2;
 constexpr unsigned kBoxBytes = kBoxH * kBoxW * 2;  // what complete_tx counts per box, zero-filled parts included
 constexpr int kStageBytes = (kBoxBytes + 127) / 128 * 128;
 constexpr int kSmemBytes = 128 + kStages * kStageBytes + kStages * 8;  // align slack + ring + mbarriers
-
-__device__ __forceinline__ unsigned smem_addr(const void* p) {
-  return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
-
-__device__ __forceinline__ void mbarrier_init(uint64_t* bar, unsigned count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem_addr(bar)), "r"(count) : "memory");
-}
-
-// Arms the barrier for `bytes` of incoming TMA data; this arrival is the single one the count expects.
-__device__ __forceinline__ void mbarrier_arrive_expect_tx(uint64_t* bar, unsigned bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smem_addr(bar)), "r"(bytes)
-               : "memory");
-}
-
-__device__ __forceinline__ void mbarrier_wait_parity(uint64_t* bar, unsigned parity) {
-  asm volatile(
-      "{\n"
-      ".reg .pred done;\n"
-      "WAIT_%=:\n"
-      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
-      "@!done bra WAIT_%=;\n"
-      "}\n" ::"r"(smem_addr(bar)),
-      "r"(parity)
-      : "memory");
-}
 
 // One 2D box of the tensor `map`, top-left corner (x, y) in elements, into shared memory at `dst`.
 __device__ __forceinline__ void tma_load_box(void* dst, const CUtensorMap* map, int x, int y, uint64_t* bar) {

@@ -20,38 +20,13 @@
 #include <stdexcept>
 
 #include "tma_copy.cuh"
+#include "mbarrier.cuh"
 
 namespace {
 
 constexpr int kChunkBytes = 16 * 1024;
 constexpr int kStages = 4;
 constexpr int kBlocksPerSm = 2;  // 2 x 4 x 16 KiB = 128 KiB of the SM's 228 KiB shared memory
-
-__device__ __forceinline__ unsigned smem_addr(const void* p) {
-  return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
-
-__device__ __forceinline__ void mbarrier_init(uint64_t* bar, unsigned count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem_addr(bar)), "r"(count) : "memory");
-}
-
-// Arms the barrier for `bytes` of incoming TMA data (this thread's arrival is the one the count expects).
-__device__ __forceinline__ void mbarrier_arrive_expect_tx(uint64_t* bar, unsigned bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smem_addr(bar)), "r"(bytes)
-               : "memory");
-}
-
-__device__ __forceinline__ void mbarrier_wait_parity(uint64_t* bar, unsigned parity) {
-  asm volatile(
-      "{\n"
-      ".reg .pred done;\n"
-      "WAIT_%=:\n"
-      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
-      "@!done bra WAIT_%=;\n"
-      "}\n" ::"r"(smem_addr(bar)),
-      "r"(parity)
-      : "memory");
-}
 
 __device__ __forceinline__ void tma_load(void* smem_dst, const void* gmem_src, unsigned bytes, uint64_t* bar) {
   asm volatile(
