@@ -474,8 +474,8 @@ void add_bench_commands(CLI::App& root) {
   });
 
   auto* cal = bench->add_subcommand(
-      "calibrate", "A/A: time each selected baseline against itself; store this GPU's noise floor (differences "
-                   "inside it are SAME in later runs)");
+      "calibrate", "A/A: time each selected baseline against copies of itself in their own processes; store "
+                   "this GPU's between-process spread and noise floor (later runs widen their intervals by it)");
   cal->add_option("-t,--targets", a.targets, "chNN, chNN:example, labs/<lab>[:example] or all");
   cal->add_option("--from-run", a.from_run,
                   "No GPU work: compute the floor from an earlier A/A run directory (also one that was interrupted: "

@@ -19,6 +19,17 @@ Interval interval_from(const json& j) {
   return {j.value("speedup", 1.0), j.value("ci_low", 1.0), j.value("ci_high", 1.0)};
 }
 
+// Targets never calibrated get the worst of the file: the largest floor and the largest spread.
+void recompute_device_figures(NoiseFloor& f) {
+  f.device_floor = 0;
+  f.device_spread = {};
+  for (auto& [id, e] : f.targets) {
+    f.device_floor = std::max(f.device_floor, e.floor);
+    if (e.spread.measured() && (!f.device_spread.measured() || e.spread.sd_log > f.device_spread.sd_log))
+      f.device_spread = e.spread;
+  }
+}
+
 }  // namespace
 
 int NoiseFloorEntry::within_excluding_one() const {
@@ -36,20 +47,6 @@ ProcessSpread NoiseFloor::spread_for(const std::string& target) const {
   auto it = targets.find(target);
   return it != targets.end() ? it->second.spread : device_spread;
 }
-
-namespace {
-
-void recompute_device_figures(NoiseFloor& f) {
-  f.device_floor = 0;
-  f.device_spread = {};
-  for (auto& [id, e] : f.targets) {
-    f.device_floor = std::max(f.device_floor, e.floor);
-    if (e.spread.measured() && (!f.device_spread.measured() || e.spread.sd_log > f.device_spread.sd_log))
-      f.device_spread = e.spread;
-  }
-}
-
-}  // namespace
 
 void keep_older_targets(NoiseFloor& fresh, const NoiseFloor& older) {
   if (older.hardware_key != fresh.hardware_key) return;
