@@ -77,11 +77,18 @@ def table(chapter, hw, aisp):
     if not entries:
         return None
     prov = entries[0]["provenance"]
-    rows = analysis_rows(aisp, prov.get("run_dir", ""))
+    # Entries can come from different runs (a pair re-run later): each row's % of roof comes from its own.
+    run_dirs = sorted({e["provenance"].get("run_dir", "") for e in entries})
+    rows = {}
+    for run_dir in run_dirs:
+        rows.update({k: v for k, v in analysis_rows(aisp, run_dir).items()
+                     if any(e["target"] == k[0] and e["provenance"].get("run_dir", "") == run_dir for e in entries)})
+    runs = ", ".join(f"`{run_name(e_prov)}`" for e_prov in
+                     [next(e["provenance"] for e in entries if e["provenance"].get("run_dir", "") == d) for d in run_dirs])
     lines = [
         f"Measured by the harness on {prov['gpu']} (driver {prov['driver_version']}, CUDA {prov['cuda_version']}), "
         f"{prov['timestamp'][:10]}, {prov['mode']} mode, every validity check on; generated from "
-        f"`expectations_{hw}.json` by `scripts/readme_results.py` (run: `{run_name(prov)}`). "
+        f"`expectations_{hw}.json` by `scripts/readme_results.py` (run{'s' if len(run_dirs) > 1 else ''}: {runs}). "
         "Speedup = baseline median / optimized median with its bootstrap 95% CI"
         + (", widened by the between-process spread of this GPU's A/A calibration" if calibrated(prov) else
            " (no A/A calibration on this GPU: the interval covers sampling noise only)")
