@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "cli/info_commands.hpp"
 #include "cli/paths.hpp"
@@ -160,11 +161,11 @@ int finish_calibration(const SuiteOutcome& r, const json& info, const fs::path& 
   int excluding = 0, pairs = 0, within_excluding = 0;
   for (auto& id : measured_now) {
     const NoiseFloorEntry& e = f.targets.at(id);
+    within_excluding += e.within_excluding_one();
     for (auto& c : e.comparisons) {
       bool contains = c.widened.low <= 1.0 && c.widened.high >= 1.0;
       excluding += !contains;
       ++pairs;
-      within_excluding += c.within.low > 1.0 || c.within.high < 1.0;
       std::cout << fmt::format("{:<40} {:>9.4f} {:>20} {:>20} {:>8.3f}% {:>6.2f}% {:>7}{}\n", id + " " + c.variant,
                                c.within.point, fmt::format("[{:.4f}, {:.4f}]", c.within.low, c.within.high),
                                fmt::format("[{:.4f}, {:.4f}]", c.widened.low, c.widened.high), 100 * e.spread.sd_log,
@@ -186,7 +187,7 @@ void calibration_from_run(const BenchArgs& a) {
   for (auto& f : {results, manifest})
     if (!fs::exists(f)) throw CLI::Error("NoRun", fmt::format("--from-run: {} does not exist", f.string()), 2);
   json m = read_json(manifest);
-  if (m.value("label", "").rfind("calibrate", 0) != 0 && dir.filename().string().find("__calibrate") == std::string::npos)
+  if (dir.filename().string().find("__calibrate") == std::string::npos)  // <stamp>__bench__calibrate-<targets>
     throw CLI::Error("NotCalibration", fmt::format("--from-run: {} is not an A/A run (`aisp bench calibrate`)", dir.string()), 2);
   json info = {{"hardware", m.value("hardware", json::object())}, {"date", m.value("start_time", "")}};
   if (m.contains("git") && m["git"].value("commit", json()).is_string()) info["commit"] = m["git"]["commit"];
@@ -197,6 +198,36 @@ void calibration_from_run(const BenchArgs& a) {
   size_t copies = 0;
   for (auto& t : r.results) copies = std::max(copies, t.optimizations.size());
   finish_calibration(r, info, noise_floor_path(a.artifacts_dir, hwkey), static_cast<int>(copies), a.as_json);
+}
+
+// The A/A calibration a run applies: --noise-floor FILE (an error if unusable), else this machine's own
+// (<artifacts>/calibration/), else the one committed with the reference data for this GPU; none with
+// --noise-floor none. A default file that is unreadable or from another GPU is a warning, not an error.
+std::optional<NoiseFloor> load_calibration(const BenchArgs& a, const std::string& hwkey, const fs::path& floor_file,
+                                           json& manifest) {
+  if (a.noise_floor_file == "none") return std::nullopt;
+  bool given = !a.noise_floor_file.empty();
+  fs::path use = given ? fs::path(a.noise_floor_file) : floor_file;
+  if (!given && !fs::exists(use))
+    if (fs::path root = project_source_root(); !root.empty())
+      use = root / "results" / "reference" / hwkey / floor_file.filename();
+  if (given && !fs::exists(use))
+    throw CLI::Error("NoNoiseFloor", fmt::format("--noise-floor: {} does not exist", use.string()), 2);
+  if (!fs::exists(use)) return std::nullopt;
+  try {
+    NoiseFloor f = load_noise_floor(use);
+    if (f.hardware_key != hwkey)
+      throw std::runtime_error(
+          fmt::format("{} was measured on '{}', this GPU is '{}'", use.string(), f.hardware_key, hwkey));
+    manifest["noise_floor"] = {{"file", use.string()}, {"device_floor", f.device_floor}, {"date", f.date}};
+    std::cerr << fmt::format("A/A calibration: {} ({}): CIs include the between-process spread measured there\n",
+                             use.string(), f.date);
+    return f;
+  } catch (const std::exception& e) {
+    if (given) throw CLI::Error("BadNoiseFloor", e.what(), 2);
+    std::cerr << "warning: ignoring the noise-floor file: " << e.what() << "\n";
+    return std::nullopt;
+  }
 }
 
 int run_command(const BenchArgs& a) {
@@ -291,32 +322,7 @@ int run_command(const BenchArgs& a) {
   o.live_progress = !a.as_json;
   std::string hwkey = info["hardware"].value("hardware_key", "unknown");
   fs::path floor_file = noise_floor_path(a.artifacts_dir, hwkey);
-  if (!a.calibrate && a.noise_floor_file != "none") {
-    // This machine's own calibration first, else the one committed with the reference data for this GPU.
-    fs::path use = a.noise_floor_file.empty() ? floor_file : fs::path(a.noise_floor_file);
-    if (a.noise_floor_file.empty() && !fs::exists(use))
-      if (fs::path root = project_source_root(); !root.empty())
-        use = root / "results" / "reference" / hwkey / floor_file.filename();
-    if (!a.noise_floor_file.empty() && !fs::exists(use))
-      throw CLI::Error("NoNoiseFloor", fmt::format("--noise-floor: {} does not exist", use.string()), 2);
-    if (fs::exists(use)) {
-      try {
-        o.noise_floor = load_noise_floor(use);
-        if (o.noise_floor->hardware_key != hwkey)
-          throw std::runtime_error(fmt::format("{} was measured on '{}', this GPU is '{}'", use.string(),
-                                               o.noise_floor->hardware_key, hwkey));
-        o.manifest["noise_floor"] = {{"file", use.string()},
-                                     {"device_floor", o.noise_floor->device_floor},
-                                     {"date", o.noise_floor->date}};
-        std::cerr << fmt::format("A/A calibration: {} ({}): CIs include the between-process spread measured there\n",
-                                 use.string(), o.noise_floor->date);
-      } catch (const std::exception& e) {
-        if (!a.noise_floor_file.empty()) throw CLI::Error("BadNoiseFloor", e.what(), 2);
-        std::cerr << "warning: ignoring the noise-floor file: " << e.what() << "\n";
-        o.noise_floor.reset();
-      }
-    }
-  }
+  if (!a.calibrate) o.noise_floor = load_calibration(a, hwkey, floor_file, o.manifest);
   // Expectations live next to the sources: --bench-root, else the project checkout (never for A/A runs).
   o.expectations.enabled = !a.calibrate;
   o.expectations.source_root = a.bench_root.empty() ? project_source_root() : fs::path(a.bench_root);

@@ -68,29 +68,24 @@ NoiseFloor noise_floor_from_results(const std::vector<TargetResult>& aa) {
     if (copies.empty() || processes.size() < 2) continue;
     NoiseFloorEntry e;
     e.spread = between_process_spread(processes);
-    double worst = -1;
     for (const VariantResult* v : copies) {
       AaComparison c{v->name, {v->speedup, v->ci_low, v->ci_high}, {}, static_cast<int64_t>(v->samples_ms.size())};
       c.widened = widen_for_process_spread(c.within, e.spread, 0.95);
       e.floor = std::max(e.floor, deviation(c.widened));
       e.samples += c.samples;
-      if (std::abs(std::log(c.widened.point)) > worst) {
-        worst = std::abs(std::log(c.widened.point));
-        e.speedup = c.widened.point;
-        e.ci_low = c.widened.low;
-        e.ci_high = c.widened.high;
-      }
       e.comparisons.push_back(c);
     }
-    // Every comparison must contain 1 for the target to count as "no difference": report the first that
-    // does not, if any, as the target's interval.
-    for (auto& c : e.comparisons)
-      if (c.widened.low > 1.0 || c.widened.high < 1.0) {
-        e.speedup = c.widened.point;
-        e.ci_low = c.widened.low;
-        e.ci_high = c.widened.high;
-        break;
-      }
+    // The target's interval: the first comparison that excludes 1 if any does (every one must contain 1
+    // for "no difference"), else the one whose speedup is farthest from 1.
+    auto excludes_one = [](const AaComparison& c) { return c.widened.low > 1.0 || c.widened.high < 1.0; };
+    auto shown = std::find_if(e.comparisons.begin(), e.comparisons.end(), excludes_one);
+    if (shown == e.comparisons.end())
+      shown = std::max_element(e.comparisons.begin(), e.comparisons.end(), [](auto& x, auto& y) {
+        return std::abs(std::log(x.widened.point)) < std::abs(std::log(y.widened.point));
+      });
+    e.speedup = shown->widened.point;
+    e.ci_low = shown->widened.low;
+    e.ci_high = shown->widened.high;
     f.targets[t.id] = std::move(e);
   }
   recompute_device_figures(f);
