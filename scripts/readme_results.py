@@ -78,13 +78,12 @@ def table(chapter, hw, aisp):
         return None
     prov = entries[0]["provenance"]
     # Entries can come from different runs (a pair re-run later): each row's % of roof comes from its own.
-    run_dirs = sorted({e["provenance"].get("run_dir", "") for e in entries})
+    run_of = {e["target"]: e["provenance"].get("run_dir", "") for e in entries}
+    run_dirs = sorted(set(run_of.values()))
     rows = {}
     for run_dir in run_dirs:
-        rows.update({k: v for k, v in analysis_rows(aisp, run_dir).items()
-                     if any(e["target"] == k[0] and e["provenance"].get("run_dir", "") == run_dir for e in entries)})
-    runs = ", ".join(f"`{run_name(e_prov)}`" for e_prov in
-                     [next(e["provenance"] for e in entries if e["provenance"].get("run_dir", "") == d) for d in run_dirs])
+        rows.update({k: v for k, v in analysis_rows(aisp, run_dir).items() if run_of.get(k[0]) == run_dir})
+    runs = ", ".join(f"`{run_name({'run_dir': d})}`" for d in run_dirs)
     lines = [
         f"Measured by the harness on {prov['gpu']} (driver {prov['driver_version']}, CUDA {prov['cuda_version']}), "
         f"{prov['timestamp'][:10]}, {prov['mode']} mode, every validity check on; generated from "
