@@ -19,7 +19,18 @@ Interval interval_from(const json& j) {
   return {j.value("speedup", 1.0), j.value("ci_low", 1.0), j.value("ci_high", 1.0)};
 }
 
-// Targets never calibrated get the worst of the file: the largest floor and the largest spread.
+// The inverse of widen_for_process_spread (stats.hpp): each side shrunk in quadrature by the same term.
+Interval narrow_for_process_spread(const Interval& ci, const ProcessSpread& spread) {
+  if (!spread.measured() || !(ci.point > 0) || !(ci.low > 0) || !(ci.high > 0)) return ci;
+  double t = student_t_quantile(0.975, spread.df);
+  double extra = t * std::sqrt(2.0) * spread.sd_log;
+  double lp = std::log(ci.point);
+  auto shrink = [&](double side) { return std::sqrt(std::max(0.0, side * side - extra * extra)); };
+  return {ci.point, std::exp(lp - shrink(lp - std::log(ci.low))), std::exp(lp + shrink(std::log(ci.high) - lp))};
+}
+
+// The largest floor (applied to targets never calibrated, in a file without spreads) and the largest spread
+// (recorded only: an uncalibrated target gets the upper quartile, spread_for).
 void recompute_device_figures(NoiseFloor& f) {
   f.device_floor = 0;
   f.device_spread = {};
@@ -45,7 +56,36 @@ double NoiseFloor::floor_for(const std::string& target) const {
 
 ProcessSpread NoiseFloor::spread_for(const std::string& target) const {
   auto it = targets.find(target);
-  return it != targets.end() ? it->second.spread : device_spread;
+  return it != targets.end() ? it->second.spread : spread_percentile(*this, kUncalibratedSpreadPercentile);
+}
+
+ProcessSpread spread_percentile(const NoiseFloor& f, double p) {
+  std::vector<double> sd;
+  int df = 0;
+  for (auto& [id, e] : f.targets)
+    if (e.spread.measured()) {
+      sd.push_back(e.spread.sd_log);
+      df = df == 0 ? e.spread.df : std::min(df, e.spread.df);
+    }
+  if (sd.empty()) return {};
+  std::sort(sd.begin(), sd.end());
+  double k = std::clamp(p, 0.0, 1.0) * static_cast<double>(sd.size() - 1);
+  size_t lo = static_cast<size_t>(std::floor(k));
+  size_t hi = std::min(lo + 1, sd.size() - 1);
+  return {sd[lo] + (sd[hi] - sd[lo]) * (k - static_cast<double>(lo)), df};
+}
+
+NoiseModel noise_model_for(const NoiseFloor* calibration, const std::string& target) {
+  if (calibration) {
+    bool own = calibration->targets.count(target) > 0;
+    ProcessSpread spread = calibration->spread_for(target);
+    // With a measured spread the intervals themselves carry the A/A noise, so the floor must not also
+    // raise the decision band (that would count the same noise twice).
+    if (spread.measured()) return {spread, 0.0, own ? "calibration" : "calibration (device quartile)"};
+    // A calibration without spreads (one copy, or a file from before they existed): the older floor band.
+    if (double floor = calibration->floor_for(target); floor > 0) return {{}, floor, "calibration (floor)"};
+  }
+  return {kDefaultProcessSpread, 0.0, "default"};
 }
 
 void keep_older_targets(NoiseFloor& fresh, const NoiseFloor& older) {
@@ -69,7 +109,11 @@ NoiseFloor noise_floor_from_results(const std::vector<TargetResult>& aa) {
     NoiseFloorEntry e;
     e.spread = between_process_spread(processes);
     for (const VariantResult* v : copies) {
-      AaComparison c{v->name, {v->speedup, v->ci_low, v->ci_high}, {}, static_cast<int64_t>(v->samples_ms.size())};
+      // The A/A run itself may have widened its intervals by a spread (the default one, for a GPU with no
+      // calibration yet); the within-process interval is the one before that widening.
+      Interval stored{v->speedup, v->ci_low, v->ci_high};
+      AaComparison c{v->name, narrow_for_process_spread(stored, v->ci_process_spread), {},
+                     static_cast<int64_t>(v->samples_ms.size())};
       c.widened = widen_for_process_spread(c.within, e.spread, 0.95);
       e.floor = std::max(e.floor, deviation(c.widened));
       e.samples += c.samples;

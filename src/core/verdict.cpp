@@ -17,9 +17,11 @@ const char* verdict_name(Verdict v) {
 
 Verdict decide_verdict(const Interval& s, double min_speedup, bool any_check_failed, double noise_floor) {
   if (any_check_failed) return Verdict::invalid;
-  if (s.low > min_speedup) return Verdict::faster;
-  if (s.high < 1.0 / (1.0 + noise_floor)) return Verdict::slower;
-  if (s.low >= 1.0 / min_speedup && s.high <= min_speedup) return Verdict::same;
+  // One band for both directions (symmetric on the log scale): a slowdown must be as clear as a win.
+  const double band = std::max(min_speedup, 1.0 + noise_floor);
+  if (s.low > band) return Verdict::faster;
+  if (s.high < 1.0 / band) return Verdict::slower;
+  if (s.low >= 1.0 / band && s.high <= band) return Verdict::same;
   return Verdict::inconclusive;
 }
 

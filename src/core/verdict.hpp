@@ -12,11 +12,14 @@ inline constexpr double kDefaultMinSpeedup = 1.05;
 enum class Verdict { faster, slower, same, inconclusive, invalid };
 const char* verdict_name(Verdict v);
 
-// FASTER: CI low > min_speedup. SLOWER: CI high < 1 / (1 + noise_floor). SAME: CI inside
-// [1/min_speedup, min_speedup] (any true effect is smaller than the decision band). INCONCLUSIVE:
-// otherwise (the CI straddles a band edge, so more samples could still decide it). `noise_floor` is
-// the A/A floor of `aisp bench calibrate` (0.002 = 0.2%): two processes running the same code already
-// differ by that much, so a slowdown inside it is SAME, not SLOWER.
+// One equivalence band, symmetric on the log scale: band = max(min_speedup, 1 + noise_floor).
+// FASTER: CI low > band. SLOWER: CI high < 1 / band. SAME: CI inside [1/band, band] (any true effect is
+// smaller than the band). INCONCLUSIVE: otherwise (the CI straddles a band edge, so more samples could
+// still decide it). `noise_floor` is the A/A floor of `aisp bench calibrate` (0.002 = 0.2%), used only
+// for calibrations without a measured between-process spread; with one, the CI itself is widened by the
+// spread (widen_for_process_spread) and the floor is 0. A slowdown thus needs the same evidence as a win:
+// two processes running the same code differ by a fixed ~0.1% (docs/harness.md), which must never read as
+// SLOWER while the same shift upwards reads as SAME (issue 18, hole 6).
 Verdict decide_verdict(const Interval& speedup, double min_speedup, bool any_check_failed, double noise_floor = 0);
 
 // Status words the seed uses, ordered from best to worst; a target's status is its worst variant's

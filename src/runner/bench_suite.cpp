@@ -87,6 +87,14 @@ SuiteOutcome run_suite(const std::vector<Target>& targets, const fs::path& run_d
   manifest["mode"] = o.run.mode;
   manifest["targets"] = json::array();
   for (auto& t : targets) manifest["targets"].push_back(t.id);
+  // Which targets ran with the default between-process spread instead of a calibration of their own
+  // ("noise_floor", when present, names the calibration file that covered the rest).
+  json defaulted = json::array();
+  for (auto& t : targets)
+    if (noise_model_for(o.noise_floor ? &*o.noise_floor : nullptr, t.id).source == "default") defaulted.push_back(t.id);
+  if (!defaulted.empty())
+    manifest["default_process_spread"] = {{"sd_log", kDefaultProcessSpread.sd_log}, {"df", kDefaultProcessSpread.df},
+                                          {"targets", defaulted}};
   write_json_atomic(run_dir / "manifest.json", manifest);
 
   auto write_results = [&] {
@@ -100,13 +108,12 @@ SuiteOutcome run_suite(const std::vector<Target>& targets, const fs::path& run_d
     TargetResult r;
     try {
       RunOptions run = o.run;
-      if (o.noise_floor) {
-        // With a measured between-process spread the intervals themselves carry the A/A noise, so the
-        // floor must not also raise the decision band (that would count the same noise twice); a
-        // calibration without one (a single copy, or an older file) falls back to the floor band.
-        run.process_spread = o.noise_floor->spread_for(target.id);
-        run.noise_floor = run.process_spread.measured() ? 0.0 : o.noise_floor->floor_for(target.id);
-      }
+      // This GPU's calibration for the target (its spread, else its floor); with none, the documented
+      // default spread (core/noise_floor.hpp), so that a pair of processes running the same code is never
+      // called FASTER or SLOWER for want of a calibration.
+      NoiseModel noise = noise_model_for(o.noise_floor ? &*o.noise_floor : nullptr, target.id);
+      run.process_spread = noise.spread;
+      run.noise_floor = noise.floor;
       r = run_target(target, run);
     } catch (const std::exception& e) {
       // A harness bug on one target must not cost the others their results.
