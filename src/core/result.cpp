@@ -168,6 +168,7 @@ json to_json(const TargetResult& t) {
           {"mode", t.mode},
           {"seeds", t.seeds},
           {"expectation", t.expectation},
+          {"tolerance", t.tolerance},
           {"phase_seconds", t.phase_seconds}};
 }
 
@@ -189,6 +190,7 @@ TargetResult target_from_json(const json& j) {
   t.mode = j.value("mode", "");
   t.seeds = j.value("seeds", std::vector<uint64_t>{});
   if (j.contains("expectation")) t.expectation = j["expectation"];
+  if (j.contains("tolerance")) t.tolerance = j["tolerance"];
   if (j.contains("phase_seconds") && j["phase_seconds"].is_object()) t.phase_seconds = j["phase_seconds"];
   return t;
 }

@@ -85,6 +85,9 @@ struct TargetResult {
   std::string best_optimization;
   std::vector<uint64_t> seeds;
   json expectation;  // null, or the comparison with this hardware's expectation (core/expectation_check)
+  // The pair's effective output tolerance, used for every comparison of every variant (K2, K21):
+  // {"rtol", "atol" (< 0: the output dtype's default), "justification", "source"}; null before load.
+  json tolerance;
   // Supervisor wall seconds per phase (load, setup, verify, replay, warmup, timing, wrap_up): where a
   // target's run time went, so a slow suite can be explained without a profiler.
   json phase_seconds = json::object();

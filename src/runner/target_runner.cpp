@@ -16,6 +16,9 @@
 #include "core/schema.hpp"
 #include "core/stats.hpp"
 #include "core/verdict.hpp"
+#include "runner/live_variant.hpp"
+#include "runner/pair_contract.hpp"
+#include "runner/timed_sample_check.hpp"
 #include "runner/verify_outputs.hpp"
 #include "runner/worker_process.hpp"
 #include "runtime/nvml.hpp"  // clocks-event reason bits only (header constants, no CUDA)
@@ -39,43 +42,7 @@ constexpr int kMaxAuditedBlocks = 6, kMaxAuditedSamples = 32;
 // sample unrepresentative: discarded and counted (NVBench's 75% rule plus NVML's reasons).
 constexpr double kThrottleClockFraction = 0.75;
 
-struct Live {
-  VariantResult* result;
-  std::unique_ptr<WorkerProcess> worker;
-  json ready;
-  bool failed = false;
-  StdRelCriterion criterion;
-  double estimate_ms = 0, sampling_wall_s = 0;
-  bool done = false;
-  // Validity evidence: findings per check id, what was done per id, and the raw numbers K6/K7 judge.
-  FindingLog findings;
-  std::map<std::string, std::string> evidence;
-  std::vector<double> all_gpu_ms, all_wall_ms, drain_us;
-  std::vector<BlockClocks> blocks;
-  int blocks_done = 0;
-  bool final_audit_pending = false, final_audit_done = false;
-  std::string audit_unavailable;
-  std::string stop_note;  // set when sequential stopping on the comparison ended the sampling
-};
-
-void fail(Live& l, const Reply& r, const std::string& phase) {
-  l.failed = true;
-  l.result->status = status::failed_error;
-  l.result->error_kind = r.kind;
-  l.result->error = fmt::format("{}: {}", phase, r.reason);
-  // A check the worker could only decide by ending the request (work that never finishes).
-  if (r.kind == "validity") {
-    l.result->status = status::invalid;
-    l.findings.add(r.body.value("check", "K?"), r.reason);
-  }
-}
-
-void fail(Live& l, const std::string& kind, const std::string& message, const char* st = status::failed_error) {
-  l.failed = true;
-  l.result->status = st;
-  l.result->error_kind = kind;
-  l.result->error = message;
-}
+using Live = LiveVariant;
 
 Memory memory_from(const json& j) {
   return {j.value("peak_mb", 0.0), j.value("allocated_mb", 0.0), j.value("reserved_mb", 0.0)};
@@ -103,9 +70,9 @@ void judge_timing_validity(Live& l, const RunOptions& opt, const Workload& workl
                                      drains.size(), median(drains), *std::max_element(drains.begin(), drains.end()));
     l.evidence["K7"] = fmt::format("event time within the worker's wall clock for {} samples; {} blocks within the "
                                    "supervisor's", l.all_gpu_ms.size(), l.blocks.size());
-    if (v.timed_verified > 0)
-      l.evidence["K3"] += fmt::format("; {} timed samples (fresh inputs before every sample) verified against the "
-                                      "baseline", v.timed_verified);
+    if (l.full_timed_checks > 0)
+      l.evidence["K3"] += fmt::format("; {} timed samples (fresh inputs before every sample) compared in full with "
+                                      "the baseline's outputs", l.full_timed_checks);
     if (l.audit_unavailable.empty() && v.audited_blocks > 0) {
       std::string blocks = fmt::format("{} audited blocks ({} samples)", v.audited_blocks, v.audit_samples_ms.size());
       l.evidence["K8"] = "CUPTI activity of the verification runs and " + blocks + ": all work inside the timed windows";
@@ -264,6 +231,10 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
     if (!diff.empty())
       fail(live[i], "workload", "declared workload differs from the baseline's (" + diff + "); results would not be comparable");
   }
+  check_tolerance_declarations(live);
+  const ToleranceChoice tolerance = pair_tolerance(base);
+  out.tolerance = {{"rtol", tolerance.rtol}, {"atol", tolerance.atol}, {"justification", tolerance.justification},
+                   {"source", tolerance.justification.empty() ? "output dtype default" : "the pair (shared workload)"}};
 
   // 3. Seeds are drawn only now, after every plugin is loaded, so no plugin can know them in advance.
   std::mt19937_64 rng(opt.reproducible ? opt.seed : std::random_device{}() ^ (uint64_t(std::random_device{}()) << 32));
@@ -283,6 +254,9 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
       continue;
     }
     l.result->memory = memory_from(r.body.at("memory"));
+    l.buffers = r.body.at("buffers");
+    // K16 (state changed while the plugin loaded or in setup()) and K22 (guard bands) so far.
+    l.findings.add_json(r.body.value("findings", json::array()));
     if (r.body.value("audit_unavailable", json()).is_string()) l.audit_unavailable = r.body["audit_unavailable"];
   }
   if (base.failed) {
@@ -290,15 +264,8 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
     return finish("baseline: " + base.result->error);
   }
 
-  // A loosened tolerance counts only with its written justification (printed in the report).
-  auto tolerance_for = [&](const Live& l) {
-    Tolerance t = tolerance_from_json(l.ready.at("tolerance"));
-    Tolerance bt = tolerance_from_json(base.ready.at("tolerance"));
-    ToleranceChoice choice;
-    if (!t.justification.empty()) choice = {t.rtol, t.atol, t.justification};
-    else if (!bt.justification.empty()) choice = {bt.rtol, bt.atol, bt.justification};
-    return choice;
-  };
+  // The pair's tolerance, whoever is compared: a variant never brings its own (K23).
+  auto tolerance_for = [&](const Live&) { return tolerance; };
 
   // 4. Verification: poisoned outputs, inputs refilled with fresh seeds after setup, full comparison.
   std::vector<Verification> verif(live.size());
@@ -325,6 +292,7 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
       for (auto& o : r.body.at("outputs")) unwritten[i] += o.value("unwritten", int64_t{0});
       if (i == 0) {
         base_reply = r.body;
+        if (round == 0) refuse_loose_tolerance(live, r.body, tolerance, base_workload.precision);
         continue;
       }
       try {
@@ -377,6 +345,12 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
                                       v.mismatches, v.compared, v.first_mismatch, v.output),
            status::failed_verification);
     }
+  }
+
+  // K5: outputs follow every input the baseline's outputs follow (each input refilled alone).
+  if (opt.validity && !base.failed) {
+    progress("*", "verify");
+    check_input_sensitivity(live, rng(), rng(), kCheckTimeout * opt.timeout_multiplier * 4);
   }
 
   // A reference answer for `seed` from the baseline (poisoned outputs, fresh inputs), and a comparison of
@@ -469,6 +443,10 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
     return decided;
   };
   double max_clock = dev.sm_clock_max_mhz;
+  // K21: every variant's timed sample k runs on the inputs of seed sample_seed(k); the projections'
+  // coefficients come from a key drawn now, after every plugin is loaded.
+  TimedSampleCheck sample_check{rng(), rng(), tolerance};
+  sample_check.timeout_multiplier = opt.timeout_multiplier;
   std::uniform_real_distribution<double> coin(0.0, 1.0);
   for (;;) {
     bool any = false;
@@ -487,10 +465,11 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
       if (audit) block = std::min(block, kMaxAuditedSamples);
       else if (opt.iterations > 0) block = static_cast<int>(std::min<int64_t>(block, opt.iterations - n));
       int verify_sample = audit ? static_cast<int>(rng() % static_cast<uint64_t>(block)) : -1;
-      uint64_t input_seed = rng();
       double expected_s = block * batch * (l->estimate_ms + 1.0) / 1000.0;
       Reply r = l->worker->request({{"op", "time"}, {"mode", opt.mode}, {"samples", block}, {"batch", batch},
-                                    {"input_seed", input_seed}, {"audit", audit}, {"verify_sample", verify_sample},
+                                    {"sample_seed", sample_check.sample_seed}, {"first_sample", l->samples_run},
+                                    {"projection_key", sample_check.projection_key},
+                                    {"audit", audit}, {"verify_sample", verify_sample},
                                     {"dir", (work / l->result->name).string()},
                                     {"tag", fmt::format("timed{}", l->blocks_done)}},
                                    (30 + 20 * expected_s + (audit ? 30 : 0)) * opt.timeout_multiplier);
@@ -508,6 +487,9 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
       l->findings.add_json(r.body.value("findings", json::array()));
       if (!r.body.value("blocking", true)) l->result->timing_note = r.body.value("blocking_note", "");
       bool audited = r.body.value("audited", false);
+      if (const json& p = r.body.value("projections", json()); p.is_array())
+        for (size_t k = 0; k < p.size(); ++k) l->projections[l->samples_run + static_cast<int64_t>(k)] = sample_projection_from_json(p[k]);
+      l->samples_run += static_cast<int64_t>(r.body.at("samples").size());
       BlockClocks clocks{0, r.wall_s * 1000.0};
       for (auto& s : r.body.at("samples")) {
         double gpu = s.at("gpu_ms"), mhz = s.value("sm_mhz", 0.0);
@@ -546,7 +528,7 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
       if (const json& v = r.body.value("verified", json()); v.is_object()) {
         try {
           std::string why = compare_with_baseline(*l, v.at("seed").get<uint64_t>(), v.at("outputs"), "timed_ref");
-          if (why.empty()) ++l->result->timed_verified;
+          if (why.empty()) ++l->full_timed_checks;
           else l->findings.add("K3", fmt::format("timed sample {} of block {} (fresh inputs): {}", v.value("sample", 0),
                                                  l->blocks_done - 1, why));
         } catch (const std::exception& e) {
@@ -590,6 +572,7 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
     Reply r = l->worker->request({{"op", "memory"}}, 30);
     if (r.ok()) l->result->memory = memory_from(r.body.at("memory"));
   }
+  if (opt.validity) verify_timed_samples(live, sample_check, rng);
   for (Live* l : timed) judge_timing_validity(*l, opt, base_workload, dev);
   if (base.failed || base.result->samples_ms.empty()) {
     skip_rest("baseline failed");

@@ -58,29 +58,30 @@ ProcessState capture_state(cudaStream_t harness_stream, cublasHandle_t cublas) {
   return s;
 }
 
-std::vector<StateChange> state_changes(const ProcessState& b, const ProcessState& a) {
+std::vector<StateChange> state_changes(const ProcessState& b, const ProcessState& a, const std::string& actor) {
   std::vector<StateChange> out;
   if (a.threads > b.threads)
-    out.push_back({"K16", fmt::format("run() left {} new thread(s) running ({} before, {} after): work can continue "
-                                      "after the window", a.threads - b.threads, b.threads, a.threads)});
-  if (a.device != b.device) out.push_back({"K16", fmt::format("run() changed the current device from {} to {}", b.device, a.device)});
+    out.push_back({"K16", fmt::format("{} left {} new thread(s) running ({} before, {} after): work can continue "
+                                      "outside the window", actor, a.threads - b.threads, b.threads, a.threads)});
+  if (a.device != b.device)
+    out.push_back({"K16", fmt::format("{} changed the current device from {} to {}", actor, b.device, a.device)});
   auto lim = [&](const char* name, size_t before, size_t after) {
-    if (before != after) out.push_back({"K16", fmt::format("run() changed {} from {} to {} bytes", name, before, after)});
+    if (before != after) out.push_back({"K16", fmt::format("{} changed {} from {} to {} bytes", actor, name, before, after)});
   };
   lim("cudaLimitStackSize", b.stack_bytes, a.stack_bytes);
   lim("cudaLimitPrintfFifoSize", b.printf_fifo_bytes, a.printf_fifo_bytes);
   lim("cudaLimitMallocHeapSize", b.malloc_heap_bytes, a.malloc_heap_bytes);
   if (a.persisting_l2_bytes != b.persisting_l2_bytes || a.persisting_l2_bytes > 0)
-    out.push_back({"K13", fmt::format("persisting-L2 carve-out is {} bytes after run() (was {}): cache lines pinned "
+    out.push_back({"K13", fmt::format("persisting-L2 carve-out is {} bytes after {} (was {}): cache lines pinned "
                                       "across samples defeat the cold-cache protocol",
-                                      a.persisting_l2_bytes, b.persisting_l2_bytes)});
+                                      a.persisting_l2_bytes, actor, b.persisting_l2_bytes)});
   if (a.access_policy_bytes > 0)
-    out.push_back({"K13", fmt::format("the harness stream carries an L2 access-policy window of {} bytes after run()",
-                                      a.access_policy_bytes)});
+    out.push_back({"K13", fmt::format("the harness stream carries an L2 access-policy window of {} bytes after {}",
+                                      a.access_policy_bytes, actor)});
   int before_mode = b.cublas_math_mode < 0 ? CUBLAS_DEFAULT_MATH : b.cublas_math_mode;
   if (a.cublas_math_mode >= 0 && a.cublas_math_mode != before_mode)
-    out.push_back({"K16", fmt::format("run() switched the harness cuBLAS handle from {} to {}", math_mode_name(before_mode),
-                                      math_mode_name(a.cublas_math_mode))});
+    out.push_back({"K16", fmt::format("{} switched the harness cuBLAS handle from {} to {}", actor,
+                                      math_mode_name(before_mode), math_mode_name(a.cublas_math_mode))});
   return out;
 }
 

@@ -25,8 +25,10 @@ struct StateChange {
   std::string detail;
 };
 
-// What differs between two snapshots, worded for the report ("cuBLAS math mode changed from ... to ...").
-std::vector<StateChange> state_changes(const ProcessState& before, const ProcessState& after);
+// What differs between two snapshots, worded for the report ("run() switched the cuBLAS handle from ...");
+// `actor` names what ran in between: "run()", "loading the plugin (static constructors)", "setup()".
+std::vector<StateChange> state_changes(const ProcessState& before, const ProcessState& after,
+                                       const std::string& actor = "run()");
 
 // cudaDeviceSynchronize, but giving up after `seconds` (the sync keeps waiting in a detached thread; the
 // caller should then report and end the worker). True when the device went idle in time.

@@ -17,9 +17,11 @@
 #include "core/protocol.hpp"
 #include "core/schema.hpp"
 #include "core/audit.hpp"
+#include "core/sample_projection.hpp"
 #include "runtime/buffer_ops.hpp"
 #include "runtime/cupti_audit.hpp"
 #include "runtime/device.hpp"
+#include "runtime/output_projection.hpp"
 #include "runtime/plugin.hpp"
 #include "runtime/process_state.hpp"
 #include "runtime/timing.hpp"
@@ -32,6 +34,9 @@ using Clock = std::chrono::steady_clock;
 
 constexpr double kDrainTimeoutS = 10;  // device-wide idle after run()/setup(), else K6
 constexpr size_t kMaxOutputs = 64;
+// K21 slots: one row of kProjectionSlots doubles per output per sample of a block (the supervisor caps
+// blocks at 256 samples; a reference request is served in chunks of this size).
+constexpr size_t kMaxBlockSamples = 256;
 
 // Errors after which the CUDA context is unusable: report, then exit.
 bool is_sticky(int code) {
@@ -78,6 +83,12 @@ class Worker {
   json op_replay(const json& req);
   json op_warmup(const json& req);
   json op_time(const json& req);
+  json op_reference(const json& req);
+  json op_sensitivity(const json& req);
+  void project_outputs_async(size_t slot_row);
+  json read_projections(size_t rows);
+  void add_guard_findings(std::vector<AuditFinding>& findings);
+  std::vector<std::string> dynamic_input_names() const;
   json memory_json();
   json verified_run(const json& req, const std::function<void()>& body, bool audit);
   json dump_outputs(const std::filesystem::path& dir, const std::string& tag);
@@ -99,6 +110,11 @@ class Worker {
   cudaGraphExec_t graph_exec_ = nullptr;
   unsigned long long* fingerprint_slots_ = nullptr;  // K11: one per output
   unsigned long long* marker_slot_ = nullptr;        // the audit's window-opening marker writes here
+  double* projection_slots_ = nullptr;                // K21: kMaxBlockSamples x outputs x kProjectionSlots
+  size_t output_count_ = 0;
+  ProcessState before_load_;                          // K16: snapshot before the plugin's static constructors ran
+  std::vector<AuditFinding> load_findings_;           // what loading the plugin changed
+  uint64_t projection_key_ = 0;                       // the supervisor's, sent with every timed block
   std::set<std::string> verified_kernels_;           // kernels seen in audited verification runs
   bool fatal_ = false;
 };
@@ -132,9 +148,16 @@ int Worker::main() {
     // No persisting-L2 carve-out unless a benchmark sets one (and K13 will flag it).
     cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
     cudaGetLastError();
+    // Static constructors run inside dlopen, before any request: the state they leave is compared with
+    // this snapshot after loading and again after setup() (a limit raised at load time is as much a
+    // change as one raised in run()).
+    before_load_ = capture_state(nullptr, nullptr);
     plugin_ = std::make_unique<Plugin>(options_.plugin);
     bench_ = plugin_->create();
     workload_ = bench_->workload();
+    if (options_.validity)
+      for (auto& c : state_changes(before_load_, capture_state(nullptr, nullptr), "loading the plugin (static constructors)"))
+        load_findings_.push_back({c.check, c.detail});
     json ready = {{"event", "ready"},
                   {"api_version", kPluginApiVersion},
                   {"binary_version", plugin_->binary_version()},
@@ -207,6 +230,8 @@ json Worker::handle(const json& req) {
   if (op == "replay") return op_replay(req);
   if (op == "warmup") return op_warmup(req);
   if (op == "time") return op_time(req);
+  if (op == "reference") return op_reference(req);
+  if (op == "sensitivity") return op_sensitivity(req);
   if (op == "memory") return {{"ok", true}, {"memory", memory_json()}};
   throw std::invalid_argument("unknown request '" + op + "'");
 }
@@ -221,6 +246,7 @@ json Worker::op_setup(const json& req) {
   timer_->set_measure_drain(options_.validity);
   AISP_CUDA_CHECK(cudaMalloc(&fingerprint_slots_, kMaxOutputs * sizeof(unsigned long long)));
   AISP_CUDA_CHECK(cudaMalloc(&marker_slot_, sizeof(unsigned long long)));
+  AISP_CUDA_CHECK(cudaMalloc(&projection_slots_, kMaxBlockSamples * kMaxOutputs * kProjectionSlots * sizeof(double)));
   memory_.begin_request();  // the context, stream and timer above are the harness's, not the benchmark's
   bench_->setup(*ctx_);
   // Bounded: a kernel that setup() leaves running forever (a persistent server kernel) is a finding, not a hang.
@@ -244,9 +270,20 @@ json Worker::op_setup(const json& req) {
                        {"bytes", r.buffer.bytes()}});
   }
   if (outputs > kMaxOutputs) throw std::invalid_argument(fmt::format("at most {} outputs are supported", kMaxOutputs));
+  output_count_ = outputs;
   json audit = options_.validity && !CuptiAudit::instance().available()
                    ? json(CuptiAudit::instance().unavailable_reason()) : json(nullptr);
-  return {{"ok", true}, {"buffers", buffers}, {"memory", memory_json()}, {"audit_unavailable", audit}};
+  std::vector<AuditFinding> findings = load_findings_;
+  if (options_.validity) {
+    // Threads are compared after loading only: setup() may legitimately create library state (a cuBLAS
+    // handle, streams) whose runtime threads are not the benchmark's doing.
+    ProcessState after = capture_state(nullptr, nullptr);
+    after.threads = before_load_.threads;
+    for (auto& c : state_changes(before_load_, after, "loading the plugin and setup()")) findings.push_back({c.check, c.detail});
+    add_guard_findings(findings);
+  }
+  return {{"ok", true}, {"buffers", buffers}, {"memory", memory_json()}, {"audit_unavailable", audit},
+          {"findings", findings_json(findings)}};
 }
 
 json Worker::dump_outputs(const std::filesystem::path& dir, const std::string& tag) {
@@ -272,6 +309,41 @@ json Worker::dump_outputs(const std::filesystem::path& dir, const std::string& t
 json Worker::findings_json(const std::vector<AuditFinding>& findings) {
   json out = json::array();
   for (auto& f : findings) out.push_back({{"check", f.check}, {"detail", f.detail}});
+  return out;
+}
+
+void Worker::add_guard_findings(std::vector<AuditFinding>& findings) {
+  for (auto& d : ctx_->damaged_guards())
+    findings.push_back({"K22", d + ": a write outside the buffer (out of bounds, into the allocation's slack)"});
+}
+
+std::vector<std::string> Worker::dynamic_input_names() const {
+  std::vector<std::string> names;
+  for (auto& r : ctx_->records())
+    if (r.kind == BufferRecord::Kind::input && r.role == Role::dynamic) names.push_back(r.buffer.name);
+  return names;
+}
+
+// K21: every output of the sample just run, reduced into slot row `row` (async, on the harness stream).
+void Worker::project_outputs_async(size_t row) {
+  size_t k = 0;
+  for (auto& r : ctx_->records())
+    if (r.kind == BufferRecord::Kind::output)
+      project_output_async(r.buffer, projection_key_, projection_slots_ + (row * output_count_ + k++) * kProjectionSlots,
+                           ctx_->stream());
+}
+
+json Worker::read_projections(size_t rows) {
+  std::vector<double> host(rows * output_count_ * kProjectionSlots);
+  AISP_CUDA_CHECK(cudaMemcpyAsync(host.data(), projection_slots_, host.size() * sizeof(double), cudaMemcpyDeviceToHost,
+                                  ctx_->stream()));
+  AISP_CUDA_CHECK(cudaStreamSynchronize(ctx_->stream()));
+  json out = json::array();
+  for (size_t i = 0; i < rows; ++i) {
+    SampleProjection p;
+    for (size_t k = 0; k < output_count_; ++k) p.push_back(projection_from_slots(&host[(i * output_count_ + k) * kProjectionSlots]));
+    out.push_back(to_json(p));
+  }
   return out;
 }
 
@@ -333,6 +405,7 @@ json Worker::verified_run(const json& req, const std::function<void()>& body, bo
       changed.push_back(r.buffer.name);
   resp["inputs_changed"] = changed;
   resp["outputs"] = dump_outputs(dir, tag);
+  if (options_.validity) add_guard_findings(findings);
   resp["findings"] = findings_json(findings);
   return resp;
 }
@@ -423,15 +496,21 @@ void Worker::fingerprint_outputs_async() {
       fingerprint_async(r.buffer.data, r.buffer.bytes(), fingerprint_slots_ + k++, ctx_->stream());
 }
 
-// A block of timed samples. With validity on, every sample gets fresh dynamic inputs (seed
-// input_seed + i) before its window; `verify_sample` poisons that sample's outputs and dumps them after
-// it; `audit` traces the block with CUPTI and fingerprints the outputs right after each window and again
-// after quiescence (K11). Audited samples are returned separately so the audit's cost stays out of the statistics.
+// A block of timed samples. With validity on, every sample is treated the same way, so a benchmark cannot
+// tell a checked sample from another: fresh dynamic inputs (the shared seed of sample first_sample + i),
+// outputs poisoned, and after the window every output reduced to its K21 projections, which the
+// supervisor compares with the baseline's for the same seed. `verify_sample` also dumps that sample's
+// outputs for a full comparison; `audit` traces the block with CUPTI and fingerprints the outputs right
+// after each window and again after quiescence (K11). Audited samples are returned separately so the
+// audit's cost stays out of the statistics.
 json Worker::op_time(const json& req) {
   auto mode = timing_mode_from_name(req.value("mode", "cold"));
   int samples = req.value("samples", 1);
   int batch = req.value("batch", 1);
-  uint64_t input_seed = req.value("input_seed", uint64_t{0});
+  uint64_t seed_base = req.value("sample_seed", uint64_t{0});
+  int64_t first_sample = req.value("first_sample", int64_t{0});
+  projection_key_ = req.value("projection_key", projection_key_);
+  bool project = options_.validity && samples <= static_cast<int>(kMaxBlockSamples);
   int verify_sample = options_.validity ? req.value("verify_sample", -1) : -1;
   bool audit = options_.validity && req.value("audit", false) && CuptiAudit::instance().available();
   cudaStream_t stream = ctx_->stream();
@@ -455,9 +534,12 @@ json Worker::op_time(const json& req) {
   for (int i = 0; i < samples; ++i) {
     current = i;
     auto tr = Clock::now();
-    if (options_.validity) ctx_->refill_dynamic_inputs(input_seed + static_cast<uint64_t>(i));
+    const uint64_t seed = sample_seed(seed_base, first_sample + i);
+    if (options_.validity) {
+      ctx_->refill_dynamic_inputs(seed);
+      ctx_->poison_outputs();
+    }
     refill_ms += std::chrono::duration<double, std::milli>(Clock::now() - tr).count();
-    if (i == verify_sample) ctx_->poison_outputs();
     const SampleHooks* h = audit ? &hooks : nullptr;
     TimingSample s;
     switch (mode) {
@@ -465,6 +547,7 @@ json Worker::op_time(const json& req) {
       case TimingMode::hot: s = timer_->hot([&] { run_once(); }, batch, h); break;
       case TimingMode::graph: s = timer_->graph(graph(), true, h); break;
     }
+    if (project) project_outputs_async(static_cast<size_t>(i));
     flush_ms += s.flush_ms;
     nvml_ms += s.nvml_ms;
     if (s.drain_us > 0) drain_ms += s.drain_us / 1000.0;
@@ -483,7 +566,7 @@ json Worker::op_time(const json& req) {
     }
     if (i == verify_sample) {
       AISP_CUDA_CHECK(cudaDeviceSynchronize());
-      verified = {{"sample", i}, {"seed", input_seed + static_cast<uint64_t>(i)},
+      verified = {{"sample", i}, {"seed", seed},
                   {"outputs", dump_outputs(req.at("dir").get<std::string>(), req.value("tag", "timed"))}};
     }
     out.push_back({{"gpu_ms", s.gpu_ms}, {"wall_ms", s.wall_ms}, {"enqueue_ms", s.enqueue_ms}, {"batch", s.batch},
@@ -500,7 +583,10 @@ json Worker::op_time(const json& req) {
     if (block_begin.energy_mj > 0 && block_end.energy_mj >= block_begin.energy_mj)
       telemetry["energy_mj"] = static_cast<double>(block_end.energy_mj - block_begin.energy_mj);
   }
-  if (options_.validity) add_state_findings(state, findings);
+  if (options_.validity) {
+    add_state_findings(state, findings);
+    add_guard_findings(findings);
+  }
   json audit_json = nullptr;
   if (audit) {
     AuditTrace trace = CuptiAudit::instance().stop(kDrainTimeoutS);
@@ -517,12 +603,64 @@ json Worker::op_time(const json& req) {
   }
   memory_.observe();
   json resp = {{"ok", true}, {"samples", out}, {"blocking", timer_->blocking_enabled()}, {"audited", audit},
+               {"projections", project ? read_projections(static_cast<size_t>(samples)) : json(nullptr)},
                {"audit", audit_json}, {"verified", verified}, {"findings", findings_json(findings)},
                {"host_ms", {{"block", block_ms}, {"input_refill", refill_ms}, {"l2_flush", flush_ms},
                             {"nvml", nvml_ms}, {"drain", drain_ms}}},
                {"telemetry", telemetry}};
   if (!timer_->blocking_enabled()) resp["blocking_note"] = timer_->blocking_disabled_reason();
   return resp;
+}
+
+// K21 references: the baseline's projections for samples a variant ran and the baseline did not, each
+// run as a timed sample is (same seed, fresh inputs, poisoned outputs) but untimed.
+json Worker::op_reference(const json& req) {
+  uint64_t seed_base = req.at("sample_seed").get<uint64_t>();
+  projection_key_ = req.at("projection_key").get<uint64_t>();
+  std::vector<int64_t> indices = req.at("samples").get<std::vector<int64_t>>();
+  json out = json::array();
+  for (size_t start = 0; start < indices.size(); start += kMaxBlockSamples) {
+    size_t rows = std::min(kMaxBlockSamples, indices.size() - start);
+    for (size_t i = 0; i < rows; ++i) {
+      ctx_->refill_dynamic_inputs(sample_seed(seed_base, indices[start + i]));
+      ctx_->poison_outputs();
+      run_once();
+      project_outputs_async(i);
+    }
+    if (!device_idle_within(kDrainTimeoutS)) {
+      fatal_ = true;
+      return validity_error("K6", "GPU work was still running long after the reference runs ended");
+    }
+    for (auto& p : read_projections(rows)) out.push_back(p);
+  }
+  return {{"ok", true}, {"projections", out}};
+}
+
+// K5: does every dynamic input matter? One run on `seed`, then one per input with only that input
+// refilled from `alt_seed`; an input whose change leaves every output bit-identical is not read.
+json Worker::op_sensitivity(const json& req) {
+  uint64_t seed = req.at("seed").get<uint64_t>(), alt = req.at("alt_seed").get<uint64_t>();
+  cudaStream_t s = ctx_->stream();
+  auto output_hash = [&] {
+    if (!device_idle_within(kDrainTimeoutS)) throw std::runtime_error("GPU work never finished in the sensitivity round");
+    uint64_t h = 0;
+    for (auto& r : ctx_->records())
+      if (r.kind == BufferRecord::Kind::output) h = h * 0x100000001b3ull ^ fingerprint(r.buffer.data, r.buffer.bytes(), s);
+    return h;
+  };
+  ctx_->refill_dynamic_inputs(seed);
+  ctx_->poison_outputs();
+  run_once();
+  const uint64_t reference = output_hash();
+  json changed = json::object();
+  for (auto& name : dynamic_input_names()) {
+    ctx_->refill_dynamic_inputs(seed);
+    ctx_->refill_input(name, alt);
+    ctx_->poison_outputs();
+    run_once();
+    changed[name] = output_hash() != reference;
+  }
+  return {{"ok", true}, {"changed", changed}};
 }
 
 json Worker::memory_json() {

@@ -10,8 +10,20 @@
 
 namespace aisp {
 
+uint64_t input_seed(uint64_t seed, const std::string& name) {
+  uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a of the name, then one splitmix64 round with the seed
+  for (unsigned char c : name) h = (h ^ c) * 0x100000001b3ull;
+  uint64_t x = seed ^ h;
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
 WorkerContext::WorkerContext(const DeviceInfo& device, Workload workload, uint64_t static_seed, uint64_t dynamic_seed)
     : device_(device), workload_(std::move(workload)), static_seed_(static_seed), dynamic_seed_(dynamic_seed) {
+  // Never 0x00 (untouched memsets), 0xFF (all-ones stores) or the poison byte 0xA5.
+  canary_ = static_cast<unsigned char>(0x11 + (static_seed % 0x80));
   // A non-blocking stream: legacy default-stream work by the benchmark does not silently serialize with it,
   // so the audit (not an accident of stream semantics) decides whether side work is joined.
   AISP_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
@@ -19,22 +31,52 @@ WorkerContext::WorkerContext(const DeviceInfo& device, Workload workload, uint64
 
 WorkerContext::~WorkerContext() {
   cudaStreamSynchronize(stream_);
-  for (auto& r : records_) cudaFree(r.buffer.data);
+  for (auto& r : records_) cudaFree(r.allocation);
   if (cublas_) cublasDestroy(cublas_);
   cudaStreamDestroy(stream_);
 }
 
-void* WorkerContext::allocate(const std::string& name, size_t bytes) {
+void* WorkerContext::allocate(const std::string& name, size_t bytes, void** allocation) {
   if (find(name)) throw std::invalid_argument(fmt::format("buffer '{}' declared twice", name));
   void* p = nullptr;
-  cudaError_t err = cudaMalloc(&p, std::max<size_t>(bytes, 1));
+  cudaError_t err = cudaMalloc(&p, bytes + 2 * kGuardBytes);
   if (err != cudaSuccess) {
     cudaGetLastError();
     throw CudaError(static_cast<int>(err), fmt::format("allocating {} ({:.1f} MiB): {} ({})", name, bytes / 1048576.0,
                                                        cudaGetErrorName(err), cudaGetErrorString(err)));
   }
   harness_bytes_ += bytes;
-  return p;
+  *allocation = p;
+  auto* data = static_cast<unsigned char*>(p) + kGuardBytes;
+  AISP_CUDA_CHECK(cudaMemsetAsync(p, canary_, kGuardBytes, stream_));
+  AISP_CUDA_CHECK(cudaMemsetAsync(data + bytes, canary_, kGuardBytes, stream_));
+  return data;
+}
+
+std::vector<std::string> WorkerContext::damaged_guards() {
+  std::vector<std::string> out;
+  std::vector<unsigned char> host(2 * kGuardBytes);
+  for (auto& r : records_) {
+    auto* data = static_cast<unsigned char*>(r.buffer.data);
+    size_t bytes = r.buffer.bytes();
+    AISP_CUDA_CHECK(cudaMemcpyAsync(host.data(), r.allocation, kGuardBytes, cudaMemcpyDeviceToHost, stream_));
+    AISP_CUDA_CHECK(cudaMemcpyAsync(host.data() + kGuardBytes, data + bytes, kGuardBytes, cudaMemcpyDeviceToHost, stream_));
+    AISP_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    auto describe = [&](const unsigned char* g, const char* where, bool before) {
+      size_t changed = 0, first = 0;
+      for (size_t i = 0; i < kGuardBytes; ++i)
+        if (g[i] != canary_ && changed++ == 0) first = i;
+      if (!changed) return;
+      // Offsets relative to the buffer: negative before its start, +0 is the first byte past its end.
+      long long offset = before ? static_cast<long long>(first) - static_cast<long long>(kGuardBytes)
+                                : static_cast<long long>(first);
+      out.push_back(fmt::format("buffer '{}': {} of the {} guard bytes {} changed (first at {}{})", r.buffer.name,
+                                changed, kGuardBytes, where, before ? "" : "end+", offset));
+    };
+    describe(host.data(), "before its start", true);
+    describe(host.data() + kGuardBytes, "after its end", false);
+  }
+  return out;
 }
 
 BufferRecord* WorkerContext::find(const std::string& name) {
@@ -47,26 +89,29 @@ Buffer WorkerContext::input(const std::string& name, DType dtype, Shape shape, F
   Buffer b{nullptr, dtype, std::move(shape), name};
   if (fill.kind == Fill::Kind::custom && !fill.generator)
     throw std::invalid_argument(fmt::format("input '{}': custom fill without a generator", name));
-  b.data = allocate(name, b.bytes());
+  void* allocation = nullptr;
+  b.data = allocate(name, b.bytes(), &allocation);
   // Static inputs are filled before setup() continues, from their own seed; dynamic ones from another.
-  fill_buffer(b, fill, role == Role::static_ ? static_seed_ : dynamic_seed_, stream_);
-  records_.push_back({b, BufferRecord::Kind::input, role, fill});
+  fill_buffer(b, fill, input_seed(role == Role::static_ ? static_seed_ : dynamic_seed_, name), stream_);
+  records_.push_back({b, BufferRecord::Kind::input, role, fill, allocation});
   return b;
 }
 
 Buffer WorkerContext::output(const std::string& name, DType dtype, Shape shape) {
   Buffer b{nullptr, dtype, std::move(shape), name};
-  b.data = allocate(name, b.bytes());
+  void* allocation = nullptr;
+  b.data = allocate(name, b.bytes(), &allocation);
   poison_buffer(b, stream_);
-  records_.push_back({b, BufferRecord::Kind::output, Role::dynamic, {}});
+  records_.push_back({b, BufferRecord::Kind::output, Role::dynamic, {}, allocation});
   return b;
 }
 
 void* WorkerContext::scratch(const std::string& name, size_t bytes) {
   Buffer b{nullptr, DType::u8, Shape{static_cast<int64_t>(bytes)}, name};
-  b.data = allocate(name, bytes);
+  void* allocation = nullptr;
+  b.data = allocate(name, bytes, &allocation);
   AISP_CUDA_CHECK(cudaMemsetAsync(b.data, 0, bytes, stream_));
-  records_.push_back({b, BufferRecord::Kind::scratch, Role::dynamic, {}});
+  records_.push_back({b, BufferRecord::Kind::scratch, Role::dynamic, {}, allocation});
   return b.data;
 }
 
@@ -95,7 +140,14 @@ int64_t WorkerContext::param(const std::string& name) const {
 
 void WorkerContext::refill_dynamic_inputs(uint64_t seed) {
   for (auto& r : records_)
-    if (r.kind == BufferRecord::Kind::input && r.role == Role::dynamic) fill_buffer(r.buffer, r.fill, seed, stream_);
+    if (r.kind == BufferRecord::Kind::input && r.role == Role::dynamic)
+      fill_buffer(r.buffer, r.fill, input_seed(seed, r.buffer.name), stream_);
+}
+
+void WorkerContext::refill_input(const std::string& name, uint64_t seed) {
+  BufferRecord* r = find(name);
+  if (!r || r->kind != BufferRecord::Kind::input) throw std::invalid_argument("no input named '" + name + "'");
+  fill_buffer(r->buffer, r->fill, input_seed(seed, name), stream_);
 }
 
 void WorkerContext::poison_outputs() {

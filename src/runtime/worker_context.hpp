@@ -17,7 +17,14 @@ struct BufferRecord {
   enum class Kind { input, output, scratch } kind;
   Role role = Role::dynamic;
   Fill fill;
+  void* allocation = nullptr;  // what cudaMalloc returned: buffer.data sits kGuardBytes into it
 };
+
+// Every harness allocation carries a guard band of kGuardBytes before and after the buffer (K22), filled
+// with a canary byte; cudaMalloc's own rounding slack would otherwise absorb an out-of-bounds write
+// unseen. 4 KiB keeps buffer.data as aligned as the allocation's start for anything a kernel needs
+// (vector loads, TMA's 128-byte rule).
+inline constexpr size_t kGuardBytes = 4096;
 
 class WorkerContext final : public Context {
  public:
@@ -33,8 +40,13 @@ class WorkerContext final : public Context {
   const DeviceInfo& device() const override { return device_; }
   int64_t param(const std::string& name) const override;
 
-  // Harness side.
+  // Harness side. Each input has its own random stream: the seed is mixed with the buffer's name, so no
+  // two inputs of one shape and fill are alike (K5).
   void refill_dynamic_inputs(uint64_t seed);
+  // Refills one dynamic input alone (the sensitivity round, K5).
+  void refill_input(const std::string& name, uint64_t seed);
+  // K22: "buffer 'out': 12 bytes after its end changed (first at +0)" for every damaged guard band.
+  std::vector<std::string> damaged_guards();
   void poison_outputs();
   const std::vector<BufferRecord>& records() const { return records_; }
   size_t harness_bytes() const { return harness_bytes_; }
@@ -42,7 +54,8 @@ class WorkerContext final : public Context {
   cublasHandle_t cublas_if_created() const { return cublas_; }
 
  private:
-  void* allocate(const std::string& name, size_t bytes);
+  // Returns the buffer's start inside a guarded allocation (stored in `allocation`).
+  void* allocate(const std::string& name, size_t bytes, void** allocation);
   BufferRecord* find(const std::string& name);
 
   DeviceInfo device_;
@@ -52,6 +65,10 @@ class WorkerContext final : public Context {
   cublasHandle_t cublas_ = nullptr;
   std::vector<BufferRecord> records_;
   size_t harness_bytes_ = 0;
+  unsigned char canary_ = 0;  // from the static seed: a plugin cannot know it when it is compiled
 };
+
+// The seed of input `name` for the harness seed `seed` (also what a baseline and its variants share).
+uint64_t input_seed(uint64_t seed, const std::string& name);
 
 }  // namespace aisp

@@ -1,0 +1,47 @@
+// One variant of a target while it runs: its worker process, what it declared when it loaded, the
+// validity evidence collected so far and its timing state. Shared by the phases of a target run
+// (target_runner.cpp, pair_contract.cpp, timed_sample_check.cpp).
+#pragma once
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+#include "core/sample_projection.hpp"
+#include "core/stopping.hpp"
+#include "core/validity.hpp"
+#include "core/verdict.hpp"
+#include "runner/worker_process.hpp"
+
+namespace aisp {
+
+struct LiveVariant {
+  VariantResult* result;
+  std::unique_ptr<WorkerProcess> worker;
+  json ready;    // the worker's ready message: workload, tolerance, goal, requirements ...
+  json buffers;  // setup()'s buffer list: name, kind, dtype, shape
+  bool failed = false;
+  StdRelCriterion criterion;
+  double estimate_ms = 0, sampling_wall_s = 0;
+  bool done = false;
+  // Validity evidence: findings per check id, what was done per id, and the raw numbers K6/K7 judge.
+  FindingLog findings;
+  std::map<std::string, std::string> evidence;
+  std::vector<double> all_gpu_ms, all_wall_ms, drain_us;
+  std::vector<BlockClocks> blocks;
+  int blocks_done = 0;
+  bool final_audit_pending = false, final_audit_done = false;
+  std::string audit_unavailable;
+  std::string stop_note;  // set when sequential stopping on the comparison ended the sampling
+  // K21: every timed sample's output projections, by the sample's index in the shared seed sequence.
+  std::map<int64_t, SampleProjection> projections;
+  int64_t samples_run = 0;  // timed samples run so far (kept, discarded and audited)
+  int64_t full_timed_checks = 0;  // K3: timed samples of audited blocks compared in full and found equal
+};
+
+// Marks a variant failed with the worker's error reply; a reply of kind "validity" makes it INVALID.
+void fail(LiveVariant& l, const Reply& r, const std::string& phase);
+void fail(LiveVariant& l, const std::string& kind, const std::string& message, const char* status = status::failed_error);
+
+}  // namespace aisp
