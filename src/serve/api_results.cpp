@@ -154,6 +154,18 @@ json Api::runs(const Query& q) {
   bool any_complete = !q.has("complete"), want_complete = q.flag("complete", true);
   bool with_calibration = q.flag("calibration", true);
   auto runs = store_.runs();
+  // Each run's predecessor for a like-with-like comparison: the previous benchmark run (not A/A) on the
+  // same GPU type and timing mode. The UI's default comparison and "compare with previous" links use it.
+  std::map<int64_t, int64_t> previous_same;
+  {
+    std::map<std::pair<std::string, std::string>, int64_t> last;
+    for (auto& r : runs) {
+      if (is_calibration(r)) continue;
+      auto key = std::make_pair(r.hardware_key, r.mode);
+      if (auto it = last.find(key); it != last.end()) previous_same[r.id] = it->second;
+      last[key] = r.id;
+    }
+  }
   if (newest_first) std::reverse(runs.begin(), runs.end());
   json items = json::array();
   for (auto& r : runs) {
@@ -162,7 +174,10 @@ json Api::runs(const Query& q) {
     if (!contains(r.label + " " + r.key, label)) continue;
     if (!any_complete && r.complete != want_complete) continue;
     if (!with_calibration && is_calibration(r)) continue;
-    items.push_back(run_json(r));
+    json j = run_json(r);
+    auto prev = previous_same.find(r.id);
+    j["previous_same"] = prev == previous_same.end() ? json(nullptr) : json(prev->second);
+    items.push_back(std::move(j));
   }
   json out = page(items, q, "runs", 50, 500);
   out["order"] = newest_first ? "desc" : "asc";

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "core/verdict.hpp"
 #include "serve/store_view.hpp"
 
@@ -46,16 +48,73 @@ json run_json(const RunInfo& r) {
           {"targets", r.targets}};
 }
 
-std::string target_badge(const TargetResult& t) {
-  if (t.status == status::invalid) return "INVALID";
-  if (t.status == status::skipped) return "SKIPPED";
-  if (t.status == status::failed_error || t.status == status::failed_verification) return "FAILED";
-  const VariantResult* best = nullptr;
+namespace {
+
+const VariantResult* best_variant(const TargetResult& t) {
   for (auto& o : t.optimizations)
-    if (o.name == t.best_optimization) best = &o;
-  if (!best && !t.optimizations.empty()) best = &t.optimizations.front();
-  if (!best || best->verdict.empty()) return "NONE";
-  return best->verdict;
+    if (o.name == t.best_optimization) return &o;
+  return t.optimizations.empty() ? nullptr : &t.optimizations.front();
+}
+
+double expectation_number(const json& e, const char* key) {
+  return e.is_object() && e.contains(key) && e[key].is_number() ? e[key].get<double>() : std::nan("");
+}
+
+}  // namespace
+
+// The badge is decided by the target's status first, the best variant's verdict second: a target whose
+// status is a failure never shows a verdict that reads as success (a failed_regression target whose
+// variant is still faster than its baseline is a REGRESSION, not a green FASTER).
+std::string badge_for(const std::string& st, const std::string& verdict) {
+  if (st == status::invalid) return "INVALID";
+  if (st == status::skipped) return "SKIPPED";
+  if (st == status::failed_error || st == status::failed_verification) return "FAILED";
+  if (st == status::failed_regression) return "REGRESSION";
+  if (st == status::failed_no_speedup) {
+    // Faster than the baseline but short of the required speedup: a failure, shown as one.
+    if (verdict.empty() || verdict == "FASTER") return "MISSED";
+    return verdict;  // SAME, SLOWER, INCONCLUSIVE: already not green
+  }
+  if (st != status::succeeded) return "FAILED";  // an unknown status word: never green
+  return verdict.empty() ? "NONE" : verdict;
+}
+
+std::string target_badge(const TargetResult& t) {
+  const VariantResult* best = best_variant(t);
+  return badge_for(t.status, best ? best->verdict : "");
+}
+
+std::string target_reason(const TargetResult& t) {
+  auto first_failed_check = [&]() -> std::string {
+    std::vector<const VariantResult*> all = {&t.baseline};
+    for (auto& o : t.optimizations) all.push_back(&o);
+    for (auto* v : all) {
+      if (!v->error.empty()) return v->name + ": " + v->error;
+      for (auto& c : v->checks)
+        if (!c.passed) return fmt::format("{}: check {} {} failed: {}", v->name, c.id, c.name, c.detail);
+    }
+    return "";
+  };
+  const json& e = t.expectation;
+  std::string expectation_message = e.is_object() ? e.value("message", "") : "";
+  bool expectation_regressed = e.is_object() && e.value("status", "") == "regression";
+  if (t.status == status::failed_regression)
+    return !expectation_message.empty() ? "expectation missed: " + expectation_message : "regression against the stored expectation";
+  if (t.status == status::failed_error || t.status == status::failed_verification || t.status == status::invalid ||
+      t.status == status::skipped) {
+    if (!t.error.empty()) return t.error;
+    std::string c = first_failed_check();
+    return !c.empty() ? c : t.status;
+  }
+  if (t.status == status::failed_no_speedup) {
+    const VariantResult* best = best_variant(t);
+    if (best && best->speedup > 0 && t.minimum_required_speedup > 0)
+      return fmt::format("best speedup {:.3f}x [{:.3f}, {:.3f}] does not reach the required {:.2f}x", best->speedup,
+                         best->ci_low, best->ci_high, t.minimum_required_speedup);
+    return !t.error.empty() ? t.error : "no speedup";
+  }
+  if (expectation_regressed) return "expectation missed: " + expectation_message;
+  return "";
 }
 
 json variant_json(const VariantResult& v, bool baseline, const json& workload) {
@@ -121,8 +180,16 @@ json target_json(const TargetResult& t, bool with_samples) {
   };
   for (auto& o : t.optimizations) variants.push_back(one(o, false));
   json expectation = nullptr;
-  if (t.expectation.is_object())
-    expectation = {{"status", t.expectation.value("status", "")}, {"message", t.expectation.value("message", "")}};
+  if (t.expectation.is_object()) {
+    const json& e = t.expectation;
+    // What was expected and what came out, so a regression is shown with the number it missed.
+    expectation = {{"status", e.value("status", "")}, {"message", e.value("message", "")},
+                   {"variant", e.value("variant", "")},
+                   {"expected_speedup", positive(expectation_number(e, "expected_speedup"))},
+                   {"expected_ci_low", positive(expectation_number(e, "expected_ci_low"))},
+                   {"expected_ci_high", positive(expectation_number(e, "expected_ci_high"))},
+                   {"tolerance", num(expectation_number(e, "tolerance"))}};
+  }
   return {{"target", t.id},
           {"chapter", t.chapter},
           {"example", t.example},
@@ -130,6 +197,8 @@ json target_json(const TargetResult& t, bool with_samples) {
           {"mode", t.mode},
           {"status", t.status},
           {"badge", target_badge(t)},
+          // Why a target failed or regressed, in one line (empty when it did not): shown inline.
+          {"reason", target_reason(t).empty() ? json(nullptr) : json(target_reason(t))},
           {"error", t.error.empty() ? json(nullptr) : json(t.error)},
           {"best_optimization", t.best_optimization.empty() ? json(nullptr) : json(t.best_optimization)},
           {"best_speedup", positive(t.best_speedup)},
@@ -146,6 +215,7 @@ json history_row_json(const HistoryRow& r) {
           {"variant", r.variant},
           {"status", r.status},
           {"verdict", r.verdict},
+          {"badge", badge_for(r.status, r.verdict)},
           {"baseline_ms", positive(r.baseline_ms)},
           {"baseline_low_ms", positive(r.baseline_low)},
           {"baseline_high_ms", positive(r.baseline_high)},
@@ -174,8 +244,9 @@ json compare_row_json(const CompareRow& r) {
           {"speedup", num(r.speedup)},
           {"ci_low", num(r.ci_low)},
           {"ci_high", num(r.ci_high)},
-          {"p_value", num(r.p_value)},
-          {"ci_overlap", r.ci_overlap},
+          // A target in one run only has nothing to test: no p-value rather than the default 1.
+          {"p_value", r.in_a && r.in_b ? num(r.p_value) : json(nullptr)},
+          {"ci_overlap", r.in_a && r.in_b ? json(r.ci_overlap) : json(nullptr)},
           {"change", r.change}};
 }
 

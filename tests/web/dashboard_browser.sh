@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Browser test of the dashboard: a store of the committed H100 reference runs, aisp-serve on a free
+# Browser test of the dashboard: a store of the committed H100 and H200 reference runs, aisp-serve on a free
 # loopback port, and headless Debian Chromium driven by playwright-core (web/package-lock.json) clicking
 # overview → target → compare → analysis → hardware, checking what each page shows and saving a
 # screenshot of each. Exit 77 (skipped) only when node or chromium is not installed.
@@ -27,7 +27,7 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-"$aisp" bench ingest "$src"/results/reference/h100_80gb_hbm3/2026* --db "$tmp/artifacts/aisp.db" >/dev/null
+"$aisp" bench ingest "$src"/results/reference/*/2026* --db "$tmp/artifacts/aisp.db" >/dev/null
 # A run in progress, so the progress banner has something to show.
 mkdir -p "$tmp/artifacts/runs/29990101_000000__bench__live/progress"
 echo '{"state":"running","target":"ch07:transpose","completed":2,"total":4}' \

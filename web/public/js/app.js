@@ -42,18 +42,20 @@ async function show() {
     const m = re.exec(path);
     if (!m) continue;
     document.querySelectorAll('nav a').forEach(a => a.classList.toggle('active', a.dataset.nav === nav));
-    const root = h('div', {class: 'page', 'data-page': nav});
+    // data-gen tells one rendering from the next: a test (or anything else) waiting for "the page I
+    // navigated to has loaded" waits for a newer generation, never the old page's data-loaded.
+    const root = h('div', {class: 'page', 'data-page': nav, 'data-gen': mine, 'data-hash': location.hash || '#/'});
     main.appendChild(root);
     try {
       await page.render(root, {id: m[1] !== undefined ? decodeURIComponent(m[1]) : undefined, query}, lifetime);
       if (mine === generation) root.setAttribute('data-loaded', 'true');
     } catch (e) {
       root.appendChild(h('p', {class: 'error', 'data-error': 'true'}, e.message));
-      root.setAttribute('data-loaded', 'error');
+      if (mine === generation) root.setAttribute('data-loaded', 'error');
     }
     return;
   }
-  main.appendChild(h('p', {class: 'error'}, `no page at #${path}`));
+  main.appendChild(h('div', {class: 'page', 'data-gen': mine, 'data-loaded': 'error'}, h('p', {class: 'error'}, `no page at #${path}`)));
 }
 
 let lastFinished = null;

@@ -27,10 +27,22 @@ export function rate(v, unit) {
   return fmt(v, 4) + ' ' + unit;
 }
 
-// Verdict or status badge; the color says how to read it (docs/dashboard.md, "Reading the overview").
+// Verdict or status badge; the color says how to read it (docs/dashboard.md, "Pages"). The server
+// decides the word from the target's status (a failed target never carries a success word); the color
+// follows the word: green FASTER, red for every failure and regression, grey SAME, amber INCONCLUSIVE.
+export const BAD_BADGES = new Set(['FAILED', 'REGRESSION', 'MISSED', 'SLOWER', 'INVALID']);
 export function badge(word, title) {
   const w = (word || 'NONE').toUpperCase();
   return h('span', {class: 'badge b-' + w.toLowerCase().replace(/[^a-z]/g, '_'), title: title || null}, w);
+}
+export const badgeTone = word => (BAD_BADGES.has(word) ? 'bad' : word === 'FASTER' ? 'good' : word === 'INCONCLUSIVE' ? 'warn' : '');
+
+// "expected 1.20× [1.199, 1.202], measured 0.933× [0.912, 0.940]": the expectation a result was held to.
+export function expectationText(e, v) {
+  if (!e || !isNum(e.expected_speedup)) return '';
+  const exp = `expected ${fmt(e.expected_speedup, 4)}×` + (isNum(e.expected_ci_low) ? ` [${fmt(e.expected_ci_low, 4)}, ${fmt(e.expected_ci_high, 4)}]` : '');
+  const got = v && isNum(v.speedup) ? `, measured ${fmt(v.speedup, 4)}× [${fmt(v.ci_low, 4)}, ${fmt(v.ci_high, 4)}]` : '';
+  return exp + got + (isNum(e.tolerance) ? ` (tolerance ${fmt(e.tolerance * 100, 2)} %)` : '');
 }
 
 export function changeBadge(change) {

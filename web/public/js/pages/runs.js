@@ -1,7 +1,8 @@
 // Stored runs (paged, newest first) and one run's details.
 import {api} from '../api.js';
 import {card, h, table} from '../dom.js';
-import {badge, ms, shortCommit, speedupCell, stamp} from '../format.js';
+import {badge, badgeTone, ms, shortCommit, speedupCell, stamp} from '../format.js';
+import {targetHref} from './overview.js';
 
 const PAGE = 25;
 
@@ -19,12 +20,9 @@ export async function render(root, params) {
     {label: 'Mode', value: r => r.mode},
     {label: 'Targets', cls: 'num', value: r => r.targets},
     {label: 'Kind', value: r => (r.calibration ? 'A/A calibration' : r.complete ? 'benchmark' : 'INCOMPLETE')},
-    {label: '', value: r => {
-      // The previous benchmark run on the same GPU and mode (in this page), as the default baseline.
-      const older = list.runs.slice(list.runs.indexOf(r) + 1)
-        .find(o => !o.calibration && o.hardware_key === r.hardware_key && o.mode === r.mode);
-      return older ? h('a', {href: `#/compare?baseline=${older.id}&candidate=${r.id}`}, `compare with #${older.id}`) : '';
-    }},
+    {label: '', value: r => (r.previous_same !== null && r.previous_same !== undefined
+      // The previous benchmark run on the same GPU and mode (server side, over every stored run).
+      ? h('a', {href: `#/compare?baseline=${r.previous_same}&candidate=${r.id}`}, `compare with #${r.previous_same}`) : '')},
   ], list.runs),
   h('div', {class: 'pager'},
     offset > 0 ? h('a', {href: `#/runs?offset=${Math.max(0, offset - PAGE)}`}, '← newer') : null, ' ',
@@ -44,13 +42,14 @@ async function renderRun(root, id) {
     fact('Command', Array.isArray(m.command) ? m.command.join(' ') : (m.command || '–')),
     fact('Warnings', (m.warnings || []).join('; ') || 'none'))));
   root.appendChild(card('Targets', table([
-    {label: 'Target', value: t => h('a', {href: `#/target/${encodeURIComponent(t.target)}?run=${r.run.id}`}, t.target)},
-    {label: 'Verdict', value: t => badge(t.badge, t.error || t.status)},
+    {label: 'Target', value: t => [h('a', {href: targetHref(t.target, r.run.id, r.run.hardware_key)}, t.target),
+                                   t.reason ? h('div', {class: 'reason ' + (badgeTone(t.badge) === 'bad' ? 'bad' : 'muted')}, t.reason) : null]},
+    {label: 'Verdict', value: t => badge(t.badge, t.status)},
     {label: 'Status', value: t => t.status},
     {label: 'Baseline', cls: 'num', value: t => ms(t.baseline.median_ms)},
     {label: 'Variants', value: t => t.variants.map(v => h('div', {}, `${v.name}: ${ms(v.median_ms)} `,
       speedupCell(v.speedup, v.ci_low, v.ci_high, v.minimum_required_speedup)))},
-  ], r.targets)));
+  ], r.targets, {rowClass: t => 'tone-' + (badgeTone(t.badge) || 'none')})));
 }
 
 const fact = (k, v) => [h('dt', {}, k), h('dd', {}, v)];

@@ -1,8 +1,8 @@
 // One target: its samples (baseline vs each variant) in one run, and its history across runs with the
 // change points the store finds (the same ones `aisp bench history` prints).
 import {api, targetPath} from '../api.js';
-import {card, h, table} from '../dom.js';
-import {badge, fmt, isNum, ms, pct, speedupCell, stamp} from '../format.js';
+import {card, dataTable, h, table} from '../dom.js';
+import {badge, badgeTone, expectationText, fmt, isNum, ms, pct, speedupCell, stamp} from '../format.js';
 import {histogramChart, historyChart, palette, sampleSeriesChart} from '../charts.js';
 
 export async function render(root, params) {
@@ -10,40 +10,62 @@ export async function render(root, params) {
   const runParam = params.query.get('run') || undefined;
   const [result, history] = await Promise.all([api(targetPath(id, 'result'), {run: runParam}), api(targetPath(id, 'history'))]);
   const t = result.target;
-  root.appendChild(h('h1', {}, t.target, ' ', badge(t.badge, t.error || t.status)));
+  const tone = badgeTone(t.badge);
+  root.appendChild(h('h1', {}, t.target, ' ', badge(t.badge, t.status), ' ',
+    h('span', {class: 'muted small'}, `${result.run.gpu_model || result.run.hardware_key} · run ${stamp(result.run.stamp)}`)));
+
+  // Why it failed, regressed or missed, on the page (not in a tooltip), with the expectation it missed.
+  const best = t.variants.find(v => v.name === t.best_optimization) || t.variants[0];
+  const expected = expectationText(t.expectation, best);
+  if (t.reason || expected) {
+    root.appendChild(h('section', {class: 'card verdict-box tone-' + (tone || 'none'), id: 'verdict-reason'},
+      h('p', {}, h('b', {}, `${t.badge} · status ${t.status}`), t.reason ? ': ' + t.reason : ''),
+      expected ? h('p', {class: t.expectation.status === 'regression' ? 'bad' : 'muted'},
+        `Expectation (${t.expectation.status}): ${expected}`) : null));
+  }
 
   // Runs that hold this target, newest first, to pick which one the samples come from.
   const runs = [];
   for (const r of history.rows) if (!runs.find(x => x.id === r.run.id)) runs.push(r.run);
   runs.reverse();
   const picker = h('select', {id: 'run-picker', 'aria-label': 'run'},
-    runs.map(r => h('option', {value: r.id, selected: r.id === result.run.id}, `${stamp(r.stamp)} · ${r.key}`)));
-  picker.addEventListener('change', () => { location.hash = `#/target/${encodeURIComponent(id)}?run=${picker.value}`; });
+    runs.map(r => h('option', {value: r.id, selected: r.id === result.run.id}, `${stamp(r.stamp)} · ${r.hardware_key} · ${r.key}`)));
+  picker.addEventListener('change', () => {
+    const r = runs.find(x => String(x.id) === picker.value);
+    location.hash = `#/target/${encodeURIComponent(id)}?run=${picker.value}&hw=${encodeURIComponent(r ? r.hardware_key : '')}`;
+  });
   root.appendChild(h('div', {class: 'toolbar'}, h('label', {}, 'Run: ', picker),
     h('span', {class: 'muted'}, ` ${result.run.hardware_key} · mode ${t.mode} · goal ${t.goal} · commit ${(result.run.git_commit || '').slice(0, 8)}`)));
 
   const variants = [t.baseline, ...t.variants];
   root.appendChild(card('Variants in this run', table(variantColumns, variants, {rowClass: v => (v.name === 'baseline' ? 'baseline-row' : null)})));
 
-  const colored = variants.map((v, i) => ({label: v.name, samples: v.samples_ms || [], color: palette[i % palette.length]}));
+  // Charts only from samples that exist: a target that failed before timing gets a sentence, not empty axes.
+  const colored = variants.map((v, i) => ({label: v.name, samples: v.samples_ms || [], color: palette[i % palette.length]}))
+    .filter(v => v.samples.length > 0);
   const medians = variants.map(v => v.median_ms).filter(isNum);
   const close = medians.length > 1 && Math.max(...medians) / Math.min(...medians) < 1.5;
-  const hist = h('div', {class: 'chart', id: 'chart-samples'});
-  const order = h('div', {class: 'chart', id: 'chart-order'});
-  root.appendChild(card('Sample distributions',
-    h('p', {class: 'muted'}, close
-      ? 'Times per run of every kept sample on one axis: the medians are within 1.5× of each other, so overlap is what decides the verdict.'
-      : 'Each variant\u2019s samples as deviation from its own median: the medians differ by more than 1.5×, so this compares noise shapes (the times are in the table and the chart below).'),
-    hist, h('h3', {}, 'Samples in timing order (interleaved blocks; log scale)'), order));
-  histogramChart(hist, {variants: colored, relative: !close});
-  sampleSeriesChart(order, {variants: colored});
+  if (!colored.length) {
+    root.appendChild(card('Sample distributions', h('p', {class: 'muted', id: 'no-samples'},
+      'No timing samples in this run: nothing was measured' + (t.reason ? ` (${t.reason})` : '') + '.')));
+  } else {
+    const hist = h('div', {class: 'chart', id: 'chart-samples'});
+    const order = h('div', {class: 'chart', id: 'chart-order'});
+    root.appendChild(card('Sample distributions',
+      h('p', {class: 'muted'}, close
+        ? 'Times per run of every kept sample on one axis: the medians are within 1.5× of each other, so overlap is what decides the verdict.'
+        : 'Each variant\u2019s samples as deviation from its own median: the medians differ by more than 1.5×, so this compares noise shapes (the times are in the table and the chart below).'),
+      hist, h('h3', {}, 'Samples in timing order (interleaved blocks; log scale)'), order));
+    histogramChart(hist, {variants: colored, relative: !close});
+    sampleSeriesChart(order, {variants: colored});
+  }
 
-  renderHistory(root, history);
+  renderHistory(root, history, result.run.hardware_key);
 }
 
 const variantColumns = [
   {label: 'Variant', value: v => h('span', {title: v.technique || ''}, v.name)},
-  {label: 'Status', value: v => v.status},
+  {label: 'Status', value: v => [v.status, v.error ? h('div', {class: 'bad small'}, v.error) : null]},
   {label: 'Verdict', value: v => (v.name === 'baseline' ? h('span', {class: 'muted'}, 'reference') : badge(v.verdict))},
   {label: 'Median', cls: 'num', value: v => ms(v.median_ms)},
   {label: 'p10 – p90', cls: 'num', value: v => `${ms(v.p10_ms)} – ${ms(v.p90_ms)}`},
@@ -53,13 +75,16 @@ const variantColumns = [
   {label: 'p', cls: 'num', title: 'Mann-Whitney U', value: v => (isNum(v.p_value) ? fmt(v.p_value, 2) : '')},
   {label: 'Peak MiB', cls: 'num', value: v => fmt(v.peak_memory_mb, 4)},
   {label: 'Checks', value: v => {
-    const failed = (v.checks || []).filter(c => !c.passed);
-    return h('details', {}, h('summary', {class: failed.length ? 'bad' : 'good'}, failed.length ? `${failed.length} failed` : `${(v.checks || []).length} passed`),
-      h('ul', {class: 'checks'}, (v.checks || []).map(c => h('li', {class: c.passed ? 'good' : 'bad'}, `${c.id} ${c.name}: ${c.detail}`))));
+    const checks = v.checks || [];
+    const failed = checks.filter(c => !c.passed);
+    // No check ran (the variant failed first): say so, never a green "0 passed".
+    if (!checks.length) return h('span', {class: 'muted'}, 'none ran');
+    return h('details', {open: failed.length ? true : null}, h('summary', {class: failed.length ? 'bad' : 'good'}, failed.length ? `${failed.length} failed` : `${checks.length} passed`),
+      h('ul', {class: 'checks'}, checks.map(c => h('li', {class: c.passed ? 'good' : 'bad'}, `${c.id} ${c.name}: ${c.detail}`))));
   }},
 ];
 
-function renderHistory(root, history) {
+function renderHistory(root, history, currentGpu) {
   const rows = history.rows;
   const box = card('History');
   root.appendChild(box);
@@ -71,7 +96,9 @@ function renderHistory(root, history) {
     if (!groups.has(k)) groups.set(k, []);
     groups.get(k).push(r);
   }
-  for (const [key, grows] of groups) {
+  // The GPU of the run on screen first.
+  const ordered = [...groups].sort(([a], [b]) => (b.startsWith(currentGpu + ' ') ? 1 : 0) - (a.startsWith(currentGpu + ' ') ? 1 : 0));
+  for (const [key, grows] of ordered) {
     const runIds = [...new Set(grows.map(r => r.run.id))];
     const labels = runIds.map(id => stamp(grows.find(r => r.run.id === id).run.stamp).slice(5, 16));
     const at = id => runIds.indexOf(id);
@@ -94,30 +121,39 @@ function renderHistory(root, history) {
       if (r.baseline_change && !markers.find(m => m.x === i && m.base))
         markers.push({x: i, base: true, text: `baseline ${sign(r.baseline_change.rel_shift)}`, color: palette[0], row: markers.length});
     }
+    // A chart only where there is something to draw (a target that never produced a time has none).
+    const timeSeries = [base, ...byVariant.values()].filter(s => s.values.some(isNum));
+    const speedSeries = [...byVariant.values()].filter(s => s.sp.some(isNum));
+    if (!timeSeries.length) {
+      box.appendChild(h('h3', {}, key), h('p', {class: 'muted'}, 'no timed result in these runs: nothing to chart'));
+      continue;
+    }
     const timeEl = h('div', {class: 'chart history-chart'});
-    const speedEl = h('div', {class: 'chart'});
     box.appendChild(h('h3', {}, key, ' — median per run with its 95% CI; dashed lines mark change points'));
     box.appendChild(timeEl);
-    historyChart(timeEl, {labels, series: [base, ...byVariant.values()], yLabel: 'median (ms)', markers});
-    box.appendChild(h('h3', {}, key, ' — speedup per run [95% CI]'));
-    box.appendChild(speedEl);
-    historyChart(speedEl, {labels, yLabel: 'speedup (×)', refLine: 1, height: 220,
-      series: [...byVariant.values()].map(s => ({label: s.label, values: s.sp, lo: s.splo, hi: s.sphi, color: s.color}))});
+    historyChart(timeEl, {labels, series: timeSeries, yLabel: 'median (ms)', markers});
+    if (speedSeries.length) {
+      const speedEl = h('div', {class: 'chart'});
+      box.appendChild(h('h3', {}, key, ' — speedup per run [95% CI]'));
+      box.appendChild(speedEl);
+      historyChart(speedEl, {labels, yLabel: 'speedup (×)', refLine: 1, height: 220,
+        series: speedSeries.map(s => ({label: s.label, values: s.sp, lo: s.splo, hi: s.sphi, color: s.color}))});
+    }
   }
-  box.appendChild(table(historyColumns, [...rows].reverse()));
+  box.appendChild(dataTable(historyColumns, [...rows].reverse(), {cls: 'history-table'}));
 }
 
 const sign = v => (isNum(v) ? (v > 0 ? '+' : '') + fmt(v * 100, 3) + '%' : '');
 
 const historyColumns = [
-  {label: 'Run', value: r => h('a', {href: '#/runs/' + r.run.id}, stamp(r.run.stamp))},
+  {label: 'Run', sort: r => r.run.stamp, value: r => h('a', {href: `#/runs/${r.run.id}`}, stamp(r.run.stamp))},
   {label: 'Commit', value: r => (r.run.git_commit || '–').slice(0, 8) + (r.run.git_dirty ? '*' : '')},
-  {label: 'GPU · mode', value: r => `${r.run.hardware_key} · ${r.run.mode}`},
-  {label: 'Variant', value: r => r.variant || '–'},
-  {label: 'Baseline', cls: 'num', value: r => ms(r.baseline_ms)},
-  {label: 'Variant', cls: 'num', value: r => ms(r.variant_ms)},
-  {label: 'Speedup [95% CI]', cls: 'wide', value: r => speedupCell(r.speedup, r.ci_low, r.ci_high)},
-  {label: 'Verdict', value: r => badge(r.verdict)},
+  {label: 'GPU · mode', sort: r => r.run.hardware_key, value: r => `${r.run.hardware_key} · ${r.run.mode}`},
+  {label: 'Variant', sort: r => r.variant, value: r => r.variant || '–'},
+  {label: 'Baseline', cls: 'num', sort: r => r.baseline_ms, value: r => ms(r.baseline_ms)},
+  {label: 'Variant', cls: 'num', sort: r => r.variant_ms, value: r => ms(r.variant_ms)},
+  {label: 'Speedup [95% CI]', cls: 'wide', sort: r => r.speedup, value: r => speedupCell(r.speedup, r.ci_low, r.ci_high)},
+  {label: 'Verdict', sort: r => r.badge, value: r => badge(r.badge, r.status)},
   {label: 'Change point', value: r => [r.baseline_change ? `baseline ${sign(r.baseline_change.rel_shift)}` : '',
                                        r.variant_change ? ` variant ${sign(r.variant_change.rel_shift)}` : ''].join('') || ''},
 ];
