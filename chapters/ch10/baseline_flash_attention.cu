@@ -1,0 +1,14 @@
+// ch10 flash_attention, baseline: unfused attention, three kernels through HBM (attention_unfused.cuh).
+//
+// Technique: S = Q K^T / sqrt(d) by cuBLAS (bf16 tensor cores, fp32 accumulate) written to HBM in fp32,
+// a softmax kernel reading S and writing P in bf16, O = P V by cuBLAS. The fp32-accumulated reference
+// every fused variant is checked against.
+// Why it is slow: the GEMMs are fast (~0.55 ms of tensor work at ~500 TFLOP/s for the 275 GFLOP), but S
+// and P are seq x seq per head: 4 GiB of fp32 S written and read, 2 GiB of bf16 P written and read, ~12 GiB
+// of HBM traffic, ~4 ms at ~3 TB/s, for an output of 16 MiB.
+// Expected on Hopper (H100 SXM, batch 4 x 16 heads, seq 4096, d 128): ~4.5-5 ms, ~55-60 TFLOP/s
+// effective. Measured: see chapters/ch10/README.md (## Attention, cluster and persistent pairs).
+#include "attention_unfused.cuh"
+
+using BaselineFlashAttention = attention_unfused::UnfusedAttention<false>;
+AISP_BENCHMARK(BaselineFlashAttention)
