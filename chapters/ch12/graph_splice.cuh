@@ -1,0 +1,51 @@
+// Launching a benchmark's own CUDA graph on the harness stream, also while the harness captures run()
+// (the capture-replay check, K10): a graph cannot be launched into a capturing stream, so then the same
+// graph is spliced into the harness's capture as a child-graph node, ordered after what was captured so
+// far (the pattern of tests/validity/optimized_honest_internal_graph.cu).
+#pragma once
+#include <cuda_runtime.h>
+
+#include "../ch11/host_window.cuh"
+#include "aisp/check.hpp"
+
+namespace graph_splice {
+
+// The node the capture on `s` would attach next work to, as (graph, dependencies).
+struct CaptureCursor {
+  cudaGraph_t graph = nullptr;
+  const cudaGraphNode_t* deps = nullptr;
+  size_t count = 0;
+};
+
+inline CaptureCursor cursor(cudaStream_t s) {
+  CaptureCursor c;
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+#if CUDART_VERSION >= 13000
+  AISP_CUDA_CHECK(cudaStreamGetCaptureInfo(s, &status, nullptr, &c.graph, &c.deps, nullptr, &c.count));
+#else
+  AISP_CUDA_CHECK(cudaStreamGetCaptureInfo(s, &status, nullptr, &c.graph, &c.deps, &c.count));
+#endif
+  return c;
+}
+
+// Later work captured on `s` depends on `node` only.
+inline void advance(cudaStream_t s, cudaGraphNode_t node) {
+#if CUDART_VERSION >= 13000
+  AISP_CUDA_CHECK(cudaStreamUpdateCaptureDependencies(s, &node, nullptr, 1, cudaStreamSetCaptureDependencies));
+#else
+  AISP_CUDA_CHECK(cudaStreamUpdateCaptureDependencies(s, &node, 1, cudaStreamSetCaptureDependencies));
+#endif
+}
+
+inline void launch(cudaStream_t s, cudaGraphExec_t exec, cudaGraph_t graph) {
+  if (!host_window::capturing(s)) {
+    AISP_CUDA_CHECK(cudaGraphLaunch(exec, s));
+    return;
+  }
+  CaptureCursor c = cursor(s);
+  cudaGraphNode_t node = nullptr;
+  AISP_CUDA_CHECK(cudaGraphAddChildGraphNode(&node, c.graph, c.deps, c.count, graph));
+  advance(s, node);
+}
+
+}  // namespace graph_splice
