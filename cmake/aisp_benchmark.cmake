@@ -1,3 +1,10 @@
+# What every plugin is compiled with and linked against besides CMake's own flags. `--bench-root` plugins,
+# compiled at run time, get the same through a generated header (cmake/aisp_plugin_flags.cmake).
+set(AISP_PLUGIN_CUDA_OPTIONS --expt-relaxed-constexpr -lineinfo)
+set(AISP_PLUGIN_CUDA_LIBS cudart cublas cublasLt)
+include(${CMAKE_CURRENT_LIST_DIR}/aisp_plugin_flags.cmake)
+aisp_write_plugin_flags_header()
+
 # aisp_add_benchmark(<file.cu> [SUBDIR <dir>] [LIBS <libs...>])
 # Builds one dlopen-able plugin per .cu file: build/plugins/<dir>/<stem>.so, where <dir> defaults to the
 # source folder relative to the project root (chapters/ch07 -> ch07, labs/x -> labs/x), so discovery can
@@ -14,8 +21,9 @@ function(aisp_add_benchmark file)
   string(MAKE_C_IDENTIFIER "plugin_${ARG_SUBDIR}_${stem}" target)
   add_library(${target} MODULE ${abs})
   target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/include ${CMAKE_CURRENT_SOURCE_DIR})
-  target_link_libraries(${target} PRIVATE CUDA::cudart CUDA::cublas CUDA::cublasLt ${ARG_LIBS})
-  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -lineinfo>)
+  list(TRANSFORM AISP_PLUGIN_CUDA_LIBS PREPEND CUDA:: OUTPUT_VARIABLE cuda_libs)
+  target_link_libraries(${target} PRIVATE ${cuda_libs} ${ARG_LIBS})
+  target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:${AISP_PLUGIN_CUDA_OPTIONS}>")
   set_target_properties(${target} PROPERTIES
     PREFIX "" OUTPUT_NAME ${stem}
     LIBRARY_OUTPUT_DIRECTORY ${AISP_PLUGIN_DIR}/${ARG_SUBDIR}
