@@ -22,9 +22,16 @@ struct McpArgs {
   bool list = false, as_json = false;
 };
 
+// A flag is an option that takes no value: `--quick`, never `--quick=x`. That is what
+// get_items_expected_max() == 0 says in every CLI11 2.x (add_flag sets expected(0)); the type size alone
+// is not enough (CLI11 2.1 leaves it at 1 for a flag bound to a bool, so flags became strings).
+bool takes_no_value(const CLI::Option& o) {
+  return !o.get_positional() && (o.get_items_expected_max() == 0 || o.get_expected_max() == 0 || o.get_type_size_max() == 0);
+}
+
 // CLI11's type name ("INT", "FLOAT", "TEXT:{cold,hot}", ...) as a JSON Schema type.
 std::string schema_type(const CLI::Option& o) {
-  if (o.get_type_size_max() == 0) return "boolean";  // a flag
+  if (takes_no_value(o)) return "boolean";
   std::string t = o.get_type_name();
   t = t.substr(0, t.find_first_of(": "));
   if (t == "INT" || t == "UINT") return "integer";
@@ -102,7 +109,7 @@ const char* kInstructions =
     "failed a validity check: never report it as a speedup.";
 
 int list_tools(const mcp::ServerConfig& config, bool as_json) {
-  mcp::JobManager jobs;
+  mcp::JobManager jobs(64, config.max_active_jobs);
   auto tools = mcp::make_tools(config, jobs);
   if (as_json) {
     nlohmann::json out = nlohmann::json::array();
@@ -121,7 +128,8 @@ int list_tools(const mcp::ServerConfig& config, bool as_json) {
 }
 
 int serve(const mcp::ServerConfig& config, const McpArgs& a) {
-  mcp::JobManager jobs;
+  mcp::JobManager jobs(64, config.max_active_jobs);
+  mcp::remove_stale_scratch(config);
   mcp::SessionOptions o;
   o.server_version = config.version;
   o.instructions = kInstructions;

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -66,6 +67,7 @@ ChildResult run_child(const std::vector<std::string>& argv, const ChildOptions& 
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, out.write, 1);
   posix_spawn_file_actions_adddup2(&actions, err.write, 2);
+  if (!o.cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, o.cwd.c_str());
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
   posix_spawnattr_setpgroup(&attr, 0);  // own process group: kill(-pid) reaches its children too
@@ -81,9 +83,21 @@ ChildResult run_child(const std::vector<std::string>& argv, const ChildOptions& 
   std::vector<char*> args;
   for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  // The environment: the server's, with o.env's entries replacing same-named ones.
+  std::vector<std::string> env_store;
+  for (char** e = environ; e && *e; ++e) {
+    std::string entry = *e;
+    std::string name = entry.substr(0, entry.find('='));
+    bool replaced = std::any_of(o.env.begin(), o.env.end(), [&](const std::string& x) { return x.compare(0, name.size() + 1, name + "=") == 0; });
+    if (!replaced) env_store.push_back(std::move(entry));
+  }
+  env_store.insert(env_store.end(), o.env.begin(), o.env.end());
+  std::vector<char*> envp;
+  for (auto& e : env_store) envp.push_back(e.data());
+  envp.push_back(nullptr);
   pid_t pid = -1;
   auto t0 = Clock::now();
-  int rc = posix_spawn(&pid, args[0], &actions, &attr, args.data(), environ);
+  int rc = posix_spawn(&pid, args[0], &actions, &attr, args.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   ::close(out.write);

@@ -19,6 +19,12 @@ struct ChildOptions {
   size_t stderr_tail_lines = 60;     // the last N lines of stderr are kept
   std::function<void(const std::string&)> on_stderr_line;  // called on the calling thread, per line
   std::function<void(int pid)> on_started;
+  // Working directory of the child ("" = the server's). The server runs every child in a directory of its
+  // own inside the artifacts directory, so a relative default path of a command (artifacts/hw/…, a
+  // probe's scratch file) can never land in whatever directory the client started the server in.
+  std::string cwd;
+  // NAME=value entries added to (or replacing those of) the server's environment.
+  std::vector<std::string> env;
 };
 
 struct ChildResult {

@@ -35,6 +35,17 @@ struct ServerConfig {
   std::string bench_root;                   // --bench-root for runs and listings (empty: built plugins)
   std::vector<CommandSpec> commands;        // the subcommands this binary has
   double sync_timeout_s = 50;               // synchronous child commands: under the clients' 60 s timeout
+  size_t max_active_jobs = 16;              // queued + running; more submissions are refused (each holds a thread)
+
+  // Everything the server's children write goes under artifacts_dir. Children run in work_dir, so a
+  // command's relative default (artifacts/hw/hardware_capabilities_<hwkey>.json) lands there and the
+  // next child finds it there; a job's temporary files (the disk probe's test file) go to its own
+  // scratch directory, removed when the job ends however it ends.
+  // Empty when there is no artifacts directory (unit tests): children then run where the server does.
+  std::filesystem::path work_dir() const { return artifacts_dir.empty() ? artifacts_dir : artifacts_dir / "mcp" / "work"; }
+  std::filesystem::path scratch_root() const {
+    return artifacts_dir.empty() ? artifacts_dir : artifacts_dir / "mcp" / "scratch";
+  }
 
   const CommandSpec* find(const std::vector<std::string>& path) const {
     for (auto& c : commands)

@@ -2,12 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <filesystem>
 #include <random>
 
 #include "mcp/child_process.hpp"
+#include "mcp/redact.hpp"
 
 namespace aisp::mcp {
 
@@ -71,7 +73,7 @@ struct JobManager::Job {
   bool terminal() const { return state != JobState::queued && state != JobState::running; }
 };
 
-JobManager::JobManager(size_t max_kept_jobs) : max_kept_(max_kept_jobs) {
+JobManager::JobManager(size_t max_kept_jobs, size_t max_active) : max_kept_(max_kept_jobs), max_active_(max_active) {
   std::random_device rd;
   session_tag_ = fmt::format("{:04x}", rd() & 0xffff);
 }
@@ -82,6 +84,11 @@ std::string JobManager::submit(JobSpec spec) {
   auto job = std::make_shared<Job>();
   {
     std::lock_guard lock(mutex_);
+    size_t active = static_cast<size_t>(
+        std::count_if(jobs_.begin(), jobs_.end(), [](auto& j) { return !j.second->terminal(); }));
+    if (active >= max_active_)
+      throw JobQueueFull(fmt::format("{} jobs are already queued or running (the limit): wait for one to end "
+                                     "(aisp_job_status) or cancel one (aisp_job_cancel)", active));
     evict_old_locked();
     job->id = fmt::format("job-{}-{}", session_tag_, next_number_++);
     job->spec = std::move(spec);
@@ -95,6 +102,17 @@ std::string JobManager::submit(JobSpec spec) {
 }
 
 void JobManager::run_job(const std::shared_ptr<Job>& job) {
+  // The job's temporary files go when it ends: before it is reported ended (a client that sees
+  // `cancelled` finds them gone), and on any other way out of here.
+  struct Scratch {
+    std::filesystem::path dir;
+    void remove() {
+      std::error_code ec;
+      if (!dir.empty()) std::filesystem::remove_all(dir, ec);
+      dir.clear();
+    }
+    ~Scratch() { remove(); }
+  } scratch{job->spec.scratch_dir};
   {
     std::unique_lock lock(mutex_);
     if (job->spec.uses_gpu) {
@@ -118,13 +136,19 @@ void JobManager::run_job(const std::shared_ptr<Job>& job) {
   ChildOptions o;
   o.cancel = &job->cancel;
   o.timeout_s = job->spec.timeout_s;
+  o.cwd = job->spec.cwd;
+  std::error_code ec;
+  if (!o.cwd.empty()) std::filesystem::create_directories(o.cwd, ec);
+  if (!scratch.dir.empty()) std::filesystem::create_directories(scratch.dir, ec);
   o.on_stderr_line = [&](const std::string& line) {
     std::lock_guard lock(mutex_);
-    job->log.push_back(line.size() > 400 ? line.substr(0, 400) + "..." : line);
+    std::string shown = hide_parser_context(line);
+    job->log.push_back(shown.size() > 400 ? shown.substr(0, 400) + "..." : shown);
     if (job->log.size() > 40) job->log.pop_front();
   };
   ChildResult r = run_child(job->spec.argv, o);
   json parsed = r.started ? parse_output(r.out) : json(nullptr);
+  scratch.remove();
 
   std::lock_guard lock(mutex_);
   if (job->spec.uses_gpu) gpu_busy_ = false;
@@ -144,7 +168,7 @@ void JobManager::run_job(const std::shared_ptr<Job>& job) {
     // The child's last stderr lines say why (no GPU, unknown target, a crash report).
     std::string why;
     for (size_t i = r.stderr_tail.size() > 6 ? r.stderr_tail.size() - 6 : 0; i < r.stderr_tail.size(); ++i)
-      if (!r.stderr_tail[i].empty()) why += (why.empty() ? "" : "\n") + r.stderr_tail[i];
+      if (!r.stderr_tail[i].empty()) why += (why.empty() ? "" : "\n") + hide_parser_context(r.stderr_tail[i]);
     job->error = r.describe() + (r.stdout_truncated ? " (output over the capture limit)" : "") +
                  (why.empty() ? "" : ": " + why);
   }

@@ -18,6 +18,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -36,6 +37,18 @@ struct JobSpec {
   double timeout_s = 0;           // 0: none (a run bounds itself with --time-limit per variant)
   // Explains an exit code for the caller ("1: a regression or failed verification"); may be empty.
   std::function<std::string(int exit_code)> explain_exit;
+  std::string cwd;            // the child's working directory ("" = the server's)
+  // Temporary files of this job (the disk probe's test file): made before the child starts and removed
+  // with everything in it when the job ends, whether it finished, failed or was cancelled (also when the
+  // client goes away: shutdown cancels every job and waits for this). Empty: none.
+  std::string scratch_dir;
+};
+
+// submit() when max_active jobs are already queued or running: each waiting job holds a thread, and a
+// client looping on a tool must not be able to pile up work without bound.
+class JobQueueFull : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 // A job as the tools report it. `result` is the child's stdout parsed as JSON (null when it printed
@@ -58,12 +71,12 @@ struct JobSnapshot {
 
 class JobManager {
  public:
-  explicit JobManager(size_t max_kept_jobs = 64);
+  explicit JobManager(size_t max_kept_jobs = 64, size_t max_active = 16);
   ~JobManager();  // cancels everything still running and waits for it
   JobManager(const JobManager&) = delete;
   JobManager& operator=(const JobManager&) = delete;
 
-  std::string submit(JobSpec spec);
+  std::string submit(JobSpec spec);  // throws JobQueueFull
   std::optional<JobSnapshot> snapshot(const std::string& id, bool with_result = false) const;
   std::vector<JobSnapshot> list() const;
   // False when the id is unknown. Cancelling a finished job is a no-op (true).
@@ -80,7 +93,7 @@ class JobManager {
   void evict_old_locked();
   JobSnapshot snapshot_locked(const Job& job, bool with_result) const;
 
-  size_t max_kept_;
+  size_t max_kept_, max_active_;
   mutable std::mutex mutex_;
   mutable std::condition_variable changed_;
   std::map<std::string, std::shared_ptr<Job>> jobs_;

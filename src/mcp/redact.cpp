@@ -76,4 +76,9 @@ void Redactor::redact_in_place(nlohmann::json& value) const {
   }
 }
 
+std::string hide_parser_context(std::string line) {
+  if (size_t at = line.find("last read:"); at != std::string::npos) line = line.substr(0, at) + "(input not shown)";
+  return line;
+}
+
 }  // namespace aisp::mcp

@@ -31,4 +31,8 @@ class Redactor {
   std::vector<std::pair<std::string, std::string>> secrets_;  // name, value; longest value first
 };
 
+// A child's stderr line without the input a JSON parser quotes in its error ("… last read: 'r'"): a
+// command asked to read a file that is not JSON would otherwise show a client its first bytes.
+std::string hide_parser_context(std::string line);
+
 }  // namespace aisp::mcp

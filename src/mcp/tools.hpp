@@ -27,8 +27,12 @@ struct AispOutput {
   ChildResult child;
   json document;
 };
-AispOutput run_aisp(const ServerConfig& config, const std::vector<std::string>& args, ToolCall& call);
-// The child's failure as one message: how it ended and its last stderr lines.
+// The child runs in config.work_dir() (made when missing); `env` entries (NAME=value) are added to its
+// environment.
+AispOutput run_aisp(const ServerConfig& config, const std::vector<std::string>& args, ToolCall& call,
+                    const std::vector<std::string>& env = {});
+// The child's failure as one message: how it ended and its last stderr lines, with any quoted parser
+// context ("last read: '…'") removed: it would show a client the first bytes of a file.
 std::string failure_text(const std::string& what, const ChildResult& r);
 
 // Arguments a tool reads, with the schema's defaults (validation already checked the types).
@@ -39,11 +43,17 @@ bool arg_bool(const json& args, const char* name, bool fallback = false);
 // A number that may be NaN/inf (missing measurement) as JSON: null then.
 json number_or_null(double v);
 
-// A derived tool's inputSchema from a CLI command's options (minus `hidden` ones, which the server sets
-// itself: --json, --db, output files), and the argv for validated arguments. Values are passed as
-// `--flag=value` and positionals after `--`, so no argument can be read as another option.
+// A derived tool's inputSchema from a CLI command's options, minus the server-owned ones
+// (option_policy.hpp: --json, --db, every path) and the tool's own `hidden` ones; and the argv for
+// validated arguments. Values are passed as `--flag=value`, the server's `server_options` next, and
+// positionals last after `--`, so no argument can be read as another option. A string value that names a
+// place in the file system is refused (ToolError).
 json input_schema_from(const CommandSpec& spec, const std::vector<std::string>& hidden);
-std::vector<std::string> argv_from(const CommandSpec& spec, const json& arguments, const std::vector<std::string>& hidden);
+std::vector<std::string> argv_from(const CommandSpec& spec, const json& arguments, const std::vector<std::string>& hidden,
+                                   const std::vector<std::string>& server_options = {});
+
+// Removes scratch directories left by servers that are gone (killed before they could clean up).
+void remove_stale_scratch(const ServerConfig& config);
 
 // The exit-code meaning of `aisp bench run` (DESIGN §8).
 std::string bench_exit_meaning(int code);

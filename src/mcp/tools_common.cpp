@@ -1,7 +1,9 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <filesystem>
 
+#include "mcp/redact.hpp"
 #include "mcp/schema.hpp"
 #include "mcp/tools.hpp"
 
@@ -23,10 +25,17 @@ std::vector<Tool> make_tools(const ServerConfig& config, JobManager& jobs) {
   return all;
 }
 
-AispOutput run_aisp(const ServerConfig& config, const std::vector<std::string>& args, ToolCall& call) {
+AispOutput run_aisp(const ServerConfig& config, const std::vector<std::string>& args, ToolCall& call,
+                    const std::vector<std::string>& env) {
   std::vector<std::string> argv = {config.aisp_exe};
   argv.insert(argv.end(), args.begin(), args.end());
   ChildOptions o;
+  o.env = env;
+  if (!config.artifacts_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(config.work_dir(), ec);
+    o.cwd = config.work_dir().string();
+  }
   o.cancel = &call.cancelled;
   o.timeout_s = config.sync_timeout_s;
   o.stdout_limit = size_t{64} << 20;
@@ -49,7 +58,7 @@ std::string failure_text(const std::string& what, const ChildResult& r) {
   if (r.timed_out) text += " (the synchronous limit is under the clients' 60 s request timeout)";
   size_t from = r.stderr_tail.size() > 8 ? r.stderr_tail.size() - 8 : 0;
   for (size_t i = from; i < r.stderr_tail.size(); ++i)
-    if (!r.stderr_tail[i].empty()) text += "\n" + r.stderr_tail[i];
+    if (!r.stderr_tail[i].empty()) text += "\n" + hide_parser_context(r.stderr_tail[i]);
   return text;
 }
 

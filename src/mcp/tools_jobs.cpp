@@ -3,10 +3,16 @@
 // aisp_job_list follow it.
 #include <fmt/format.h>
 
+#include <signal.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <filesystem>
 
 #include "core/result.hpp"
+#include "mcp/json_rpc.hpp"
 #include "mcp/schema.hpp"
 #include "mcp/tools.hpp"
 
@@ -76,13 +82,36 @@ json started(JobManager& jobs, const std::string& id) {
 // Target selectors are ids like ch07:copy_scalar, labs/moe:router or `all`; anything else (a leading
 // '-' that would read as an option, spaces, quotes) is refused before it reaches a command line.
 void check_selector(const std::string& t) {
-  bool ok = !t.empty() && t.size() <= 200 && t[0] != '-' &&
+  bool ok = !t.empty() && t.size() <= 200 && t[0] != '-' && t[0] != '/' && t.find("..") == std::string::npos &&
             std::all_of(t.begin(), t.end(), [](char c) {
               return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':' || c == '/' || c == '.' || c == '-';
             });
   if (!ok)
-    throw ToolError("invalid target '" + t + "': expected `all`, a chapter (ch07, labs/<lab>) or a target id "
-                    "(ch07:copy_scalar); list them with aisp_benchmark_targets");
+    throw ToolError("invalid target " + quote_input(t, 64) + ": expected `all`, a chapter (ch07, labs/<lab>) or a "
+                    "target id (ch07:copy_scalar); list them with aisp_benchmark_targets");
+}
+
+// submit(), with a full queue as a tool error the caller can act on.
+std::string submit(JobManager& jobs, JobSpec spec) {
+  try {
+    return jobs.submit(std::move(spec));
+  } catch (const JobQueueFull& e) {
+    throw ToolError(e.what());
+  }
+}
+
+// A scratch directory for one job, named after this server's pid so a later server can tell an
+// orphan (its server was killed before it could clean up) from a live one.
+std::string new_scratch_dir(const ServerConfig& config) {
+  if (config.scratch_root().empty()) throw ToolError("the server has no artifacts directory for this job's files");
+  static std::atomic<int> counter{0};
+  return (config.scratch_root() / fmt::format("{}-{}", ::getpid(), ++counter)).string();
+}
+
+// `aisp profile <sub>` subcommands that only read stored profiles: synchronous tools (tools_commands.cpp).
+bool reads_stored_profiles(const CommandSpec& spec) {
+  return spec.path.size() == 2 && spec.path[0] == "profile" &&
+         (spec.path[1] == "bottleneck" || spec.path[1] == "roofline" || spec.path[1] == "compare");
 }
 
 // Per target: status, best speedup and each variant's verdict — what a caller usually wants first.
@@ -134,6 +163,19 @@ json job_id_input() {
 
 }  // namespace
 
+void remove_stale_scratch(const ServerConfig& config) {
+  std::error_code ec;
+  for (auto it = fs::directory_iterator(config.scratch_root(), ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    long pid = std::strtol(name.c_str(), nullptr, 10);
+    // kill(pid, 0) fails with ESRCH when no such process exists: its server is gone.
+    if (pid > 0 && pid != ::getpid() && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
+      std::error_code rm;
+      fs::remove_all(it->path(), rm);
+    }
+  }
+}
+
 std::vector<Tool> job_tools(const ServerConfig& config, JobManager& jobs) {
   std::vector<Tool> tools;
 
@@ -156,7 +198,6 @@ std::vector<Tool> job_tools(const ServerConfig& config, JobManager& jobs) {
                                                   "refuse to start on a failed environment check",
                                                   {"portable", "strict"})},
               {"reproducible", s::boolean("Fixed seeds (recorded in the manifest)")},
-              {"update_expectations", s::boolean("Record new/unchanged/improved results in chNN/expectations_<hwkey>.json")},
               {"accept_regressions", s::boolean("A slowdown against the expectation does not fail the run")}},
              {"targets"}, true),
          started_schema(), starts_work_annotations(), [&config, &jobs](ToolCall& call) {
@@ -178,22 +219,25 @@ std::vector<Tool> job_tools(const ServerConfig& config, JobManager& jobs) {
            if (a.contains("time_limit")) argv.push_back(fmt::format("--time-limit={}", a["time_limit"].get<double>()));
            if (a.contains("validity_profile"))
              argv.push_back("--validity-profile=" + a["validity_profile"].get<std::string>());
-           for (const char* flag : {"reproducible", "update_expectations", "accept_regressions"})
+           // --update-expectations is not offered: it rewrites the committed chNN/expectations_<hwkey>.json
+           // files in the checkout, and the server writes nowhere but its artifacts directory.
+           for (const char* flag : {"reproducible", "accept_regressions"})
              if (arg_bool(a, flag)) {
                std::string f = flag;
                std::replace(f.begin(), f.end(), '_', '-');
                argv.push_back("--" + f);
              }
-           JobSpec spec{"bench_run", argv, true, 0, bench_exit_meaning};
-           return started(jobs, jobs.submit(std::move(spec)));
+           JobSpec spec{"bench_run", argv, true, 0, bench_exit_meaning, config.work_dir().string(), ""};
+           return started(jobs, submit(jobs, std::move(spec)));
          }});
   }
 
   // Hardware probes and profilers, as present in this build: `aisp hw <probe> --json`, `aisp profile <tool>`.
   for (auto& spec : config.commands) {
     if (spec.path.size() != 2 || (spec.path[0] != "hw" && spec.path[0] != "profile")) continue;
+    if (reads_stored_profiles(spec)) continue;
     bool probe = spec.path[0] == "hw";
-    const std::vector<std::string> hidden = {"json", "out"};
+    const std::vector<std::string> hidden;  // the server-owned options (option_policy.hpp) are all it hides
     std::string kind = spec.path[0] + "_" + spec.path[1];
     std::string name = "aisp_" + kind;
     std::replace(name.begin(), name.end(), '-', '_');
@@ -207,10 +251,22 @@ std::vector<Tool> job_tools(const ServerConfig& config, JobManager& jobs) {
                              "the reason)."
                            : "Needs an NVIDIA GPU and the profiler installed."),
          input_schema_from(spec, hidden), started_schema(), starts_work_annotations(),
-         [&config, &jobs, &spec, hidden, kind](ToolCall& call) {
+         [&config, &jobs, &spec, hidden, kind, probe](ToolCall& call) {
+           // The server's own values: JSON out; profiles go to its artifacts directory and store; the disk
+           // probe's test file goes to the job's scratch directory (removed when the job ends).
+           std::vector<std::string> server = {"--json"};
+           std::string scratch;
+           if (!probe) {
+             server.push_back("--db=" + config.db_path.string());
+             server.push_back("--artifacts-dir=" + config.artifacts_dir.string());
+           }
+           for (auto& o : spec.options)
+             if (probe && o.name == "dir") {
+               scratch = new_scratch_dir(config);
+               server.push_back(o.flag + "=" + scratch);
+             }
            std::vector<std::string> argv = {config.aisp_exe};
-           for (auto& a : argv_from(spec, call.arguments, hidden)) argv.push_back(a);
-           argv.push_back("--json");
+           for (auto& a : argv_from(spec, call.arguments, hidden, server)) argv.push_back(a);
            // Every measurement waits its turn, `hw disk` too: its I/O would compete with the storage
            // benchmarks (ch05) and with the host side of any timed run.
            const bool gpu = true;
@@ -218,8 +274,9 @@ std::vector<Tool> job_tools(const ServerConfig& config, JobManager& jobs) {
                          return code == 0 ? std::string("0: ok")
                                           : fmt::format("{}: {}", code, code == 2 ? "needs a GPU or bad arguments"
                                                                                   : "a measurement failed (see the log)");
-                       }};
-           return started(jobs, jobs.submit(std::move(job)));
+                       },
+                       config.work_dir().string(), scratch};
+           return started(jobs, submit(jobs, std::move(job)));
          }});
   }
 

@@ -73,6 +73,22 @@ json change_schema(const std::string& what) {
                                {}, false, what));
 }
 
+// A run named by its store id (an integer, as aisp_benchmark_runs lists it, or its digits as a string),
+// its directory name, a unique prefix, `latest` or `previous`.
+json run_ref_schema(const std::string& description) {
+  json sch = s::string(description + ": a run id (integer), a run directory name, a unique prefix of it, `latest` "
+                       "or `previous`", 512);
+  sch["type"] = json::array({"string", "integer"});
+  return sch;
+}
+
+std::string run_ref(const json& args, const char* name, const std::string& fallback) {
+  auto it = args.find(name);
+  if (it == args.end()) return fallback;
+  if (it->is_number()) return fmt::format("{}", it->get<long long>());
+  return it->is_string() ? it->get<std::string>() : fallback;
+}
+
 }  // namespace
 
 std::vector<Tool> store_tools(const ServerConfig& config) {
@@ -169,8 +185,8 @@ std::vector<Tool> store_tools(const ServerConfig& config) {
        "Two stored runs target by target and variant by variant: medians, B/A, A/B speedup with a bootstrap 95% CI "
        "from both runs' raw samples, Mann-Whitney p, and faster (CI above 1.05) / slower (CI below 1/1.05) / same / "
        "unclear. Runs are named by id, directory name, a unique prefix (the stamp), `latest` or `previous`.",
-       s::object({{"run_a", s::string("Baseline run (default: previous)", 512)},
-                  {"run_b", s::string("Run compared against A (default: latest)", 512)}},
+       s::object({{"run_a", run_ref_schema("Baseline run (default: previous)")},
+                  {"run_b", run_ref_schema("Run compared against A (default: latest)")}},
                  {}, true),
        s::object({{"a", run_schema()},
                   {"b", run_schema()},
@@ -182,8 +198,8 @@ std::vector<Tool> store_tools(const ServerConfig& config) {
          Store store = open_store(config);
          RunInfo a, b;
          try {
-           a = store.resolve_run(arg_string(call.arguments, "run_a", "previous"));
-           b = store.resolve_run(arg_string(call.arguments, "run_b", "latest"));
+           a = store.resolve_run(run_ref(call.arguments, "run_a", "previous"));
+           b = store.resolve_run(run_ref(call.arguments, "run_b", "latest"));
          } catch (const std::exception& e) {
            throw ToolError(e.what());
          }

@@ -8,8 +8,8 @@ if ! command -v node >/dev/null 2>&1; then
   exit 77
 fi
 here=$(cd "$(dirname "$0")" && pwd)
-# The SDK client test needs the pinned packages; the hostile-input test speaks raw JSON-RPC and does not.
-if [ "$file" = sdk_client.test.mjs ] && [ ! -d "$here/node_modules/@modelcontextprotocol/sdk" ]; then
+# Tests that import the SDK client need the pinned packages; the raw JSON-RPC tests do not.
+if grep -q "@modelcontextprotocol/sdk" "$(dirname "$0")/$file" && [ ! -d "$here/node_modules/@modelcontextprotocol/sdk" ]; then
   npm ci --prefix "$here" --no-audit --no-fund
 fi
 cd "$here"

@@ -247,7 +247,14 @@ test('a benchmark run is a job: id at once, status, result (no GPU: the job fail
 
 test('hardware probe and profiler tools start jobs (run here only without a GPU: they fail fast)', async () => {
   const gpu = await call('aisp_gpu_info');
-  const jobTools = [...tools.keys()].filter((n) => /^aisp_(hw|profile)_/.test(n));
+  const storeOnly = /^aisp_profile_(bottleneck|roofline|compare)$/;
+  // Analyses of stored profiles: synchronous, read-only, no GPU; the reference store holds no profiles.
+  for (const name of [...tools.keys()].filter((n) => storeOnly.test(n))) {
+    assert.equal(tools.get(name).annotations.readOnlyHint, true, name);
+    const args = name === 'aisp_profile_compare' ? { target: 'ch07:copy_scalar' } : {};
+    assert.match(await callError(name, args), /no stored ncu profile/, name);
+  }
+  const jobTools = [...tools.keys()].filter((n) => /^aisp_(hw|profile)_/.test(n) && !storeOnly.test(n));
   for (const name of jobTools) {
     assert.equal(tools.get(name).annotations.readOnlyHint, false);
     if (gpu.gpu_count > 0 || name === 'aisp_hw_disk') {

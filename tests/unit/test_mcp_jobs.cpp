@@ -2,8 +2,11 @@
 // limits, exit codes and signals, timeouts, cancellation of a whole process group, and the job queue
 // (GPU jobs one at a time, in order; cancel while queued or running; results parsed from stdout).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "mcp/child_process.hpp"
@@ -147,6 +150,60 @@ TEST(McpJobs, OldFinishedJobsAreEvictedNeverRunningOnes) {
   EXPECT_TRUE(jobs.snapshot(done.back()));
   jobs.cancel_all_and_wait();
   EXPECT_EQ(jobs.snapshot(running)->state, "cancelled");
+}
+
+// Each waiting job holds a thread: a client submitting in a loop gets "queue full", not 300 threads.
+TEST(McpJobs, TheQueueIsBounded) {
+  JobManager jobs(64, 3);
+  std::vector<std::string> ids;
+  for (int i = 0; i < 3; ++i) ids.push_back(jobs.submit({"gpu", sh("sleep 30"), true, 0, nullptr}));
+  EXPECT_THROW(jobs.submit({"gpu", sh("echo '{}'"), true, 0, nullptr}), JobQueueFull);
+  // An ended job frees its place.
+  ASSERT_TRUE(jobs.cancel(ids[2]));
+  ASSERT_TRUE(jobs.wait(ids[2], 10));
+  std::string next = jobs.submit({"gpu", sh("echo '{}'"), true, 0, nullptr});
+  EXPECT_EQ(jobs.snapshot(next)->state, "queued");
+  jobs.cancel_all_and_wait();
+}
+
+// A job's scratch directory (where the disk probe writes its test file) is gone once the job is reported
+// ended: cancelled while writing, finished, or killed at shutdown.
+TEST(McpJobs, ScratchFilesGoWhenTheJobEnds) {
+  namespace fs = std::filesystem;
+  fs::path root = fs::temp_directory_path() / ("aisp_mcp_scratch_" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  auto spec = [&](const std::string& name, const std::string& script) {
+    JobSpec s{"hw_disk", sh(script), true, 0, nullptr};
+    s.scratch_dir = (root / name).string();
+    s.cwd = (root / "work").string();
+    return s;
+  };
+  JobManager jobs;
+  // Writes into its scratch directory (made before it starts), then waits to be cancelled.
+  std::string writer = jobs.submit(spec("a", "head -c 1048576 /dev/zero > " + (root / "a" / "probe").string() +
+                                             " && pwd > " + (root / "cwd.txt").string() + " && sleep 30"));
+  for (int i = 0; i < 500 && !fs::exists(root / "a" / "probe"); ++i) std::this_thread::sleep_for(10ms);
+  ASSERT_TRUE(fs::exists(root / "a" / "probe"));
+  ASSERT_TRUE(jobs.cancel(writer));
+  ASSERT_TRUE(jobs.wait(writer, 10));
+  EXPECT_EQ(jobs.snapshot(writer)->state, "cancelled");
+  EXPECT_FALSE(fs::exists(root / "a"));
+  std::string cwd;
+  std::getline(std::ifstream(root / "cwd.txt"), cwd);
+  EXPECT_EQ(fs::path(cwd), root / "work");  // the child ran in the job's working directory
+
+  std::string done = jobs.submit(spec("b", "touch " + (root / "b" / "f").string() + "; echo '{}'"));
+  ASSERT_TRUE(jobs.wait(done, 10));
+  EXPECT_EQ(jobs.snapshot(done)->state, "finished");
+  EXPECT_FALSE(fs::exists(root / "b"));
+
+  // Shutdown (the client closed stdin) while a job writes: cleaned before cancel_all_and_wait returns.
+  jobs.submit(spec("c", "touch " + (root / "c" / "f").string() + "; sleep 30"));
+  for (int i = 0; i < 500 && !fs::exists(root / "c" / "f"); ++i) std::this_thread::sleep_for(10ms);
+  ASSERT_TRUE(fs::exists(root / "c" / "f"));
+  jobs.cancel_all_and_wait();
+  EXPECT_FALSE(fs::exists(root / "c"));
+  fs::remove_all(root);
 }
 
 }  // namespace

@@ -46,29 +46,124 @@ TEST(McpTools, DerivedSchemaAndArgvAreSafe) {
   CommandSpec spec = {{"bench", "whatif"},
                       "Budgets.",
                       {{"vram", "--vram", "number", false, false, "GiB"},
-                       {"tags", "--tags", "string", true, false, "tags"},
+                       {"labels", "--labels", "string", true, false, "labels"},
                        {"db", "--db", "string", false, false, "store"},
+                       {"data", "--data", "string", false, false, "results"},
+                       {"summary_to", "--summary-to", "string", false, false, "Also write the summary to this file"},
                        {"strict", "--strict", "boolean", false, false, "flag"},
                        {"stat", "--stat", "string", false, false, "statistic", {"p99", "median"}},
                        {"target", "", "string", false, true, "positional"}}};
-  json in = input_schema_from(spec, {"db"});
+  json in = input_schema_from(spec, {"vram"});
   EXPECT_EQ(in["type"], "object");
   EXPECT_EQ(in["additionalProperties"], false);
-  EXPECT_FALSE(in["properties"].contains("db"));  // hidden: the server sets it
-  EXPECT_EQ(in["properties"]["tags"]["type"], "array");
+  // Server-owned (paths: the store, files read, and a later option documented as a file), and the tool's own.
+  for (const char* hidden : {"db", "data", "summary_to", "vram"}) EXPECT_FALSE(in["properties"].contains(hidden)) << hidden;
+  EXPECT_EQ(in["properties"]["labels"]["type"], "array");
+  EXPECT_EQ(in["properties"]["strict"]["type"], "boolean");
   EXPECT_EQ(in["required"], json::array({"target"}));
   EXPECT_EQ(in["properties"]["stat"]["enum"], json::array({"p99", "median"}));
   EXPECT_FALSE(schema::validate(json{{"target", "x"}, {"stat", "p50"}}, in).empty());
-  EXPECT_TRUE(schema::validate(json{{"target", "x"}, {"vram", 24}}, in).empty());
+  EXPECT_TRUE(schema::validate(json{{"target", "x"}, {"strict", true}}, in).empty());
+  EXPECT_FALSE(schema::validate(json{{"target", "x"}, {"strict", "banana"}}, in).empty());  // flags are booleans
   EXPECT_FALSE(schema::validate(json{{"target", "x"}, {"db", "/etc/passwd"}}, in).empty());
 
-  // A value that looks like an option stays a value: --flag=value, positionals after "--".
-  auto argv = argv_from(spec, {{"vram", 2.5}, {"tags", {"a", "--evil"}}, {"strict", true}, {"target", "--help"}},
-                        {"db"});
-  EXPECT_EQ(argv, (std::vector<std::string>{"bench", "whatif", "--vram=2.5", "--tags=a", "--tags=--evil", "--strict",
-                                            "--", "--help"}));
+  // A value that looks like an option stays a value: --flag=value, the server's options next, positionals
+  // last after "--" (the server's --json after "--" would be a positional).
+  auto argv = argv_from(spec, {{"vram", 2.5}, {"labels", {"a", "--evil"}}, {"strict", true}, {"target", "--help"}},
+                        {}, {"--json"});
+  EXPECT_EQ(argv, (std::vector<std::string>{"bench", "whatif", "--vram=2.5", "--labels=a", "--labels=--evil",
+                                            "--strict", "--json", "--", "--help"}));
   EXPECT_EQ(argv_from(spec, {{"strict", false}}, {}), (std::vector<std::string>{"bench", "whatif"}));
   EXPECT_THROW(argv_from(spec, {{"target", std::string("a\0b", 3)}}, {}), ToolError);
+  // Values that name a place in the file system are refused, without quoting them back.
+  for (const char* path : {"/etc/shadow", "../../etc/shadow", "ch07/../../x", "~/.ssh/id_rsa"}) {
+    try {
+      argv_from(spec, {{"target", path}}, {});
+      ADD_FAILURE() << path << " accepted";
+    } catch (const ToolError& e) {
+      EXPECT_EQ(std::string(e.what()).find(path), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_NO_THROW(argv_from(spec, {{"target", "labs/moe:router"}, {"labels", {"A/B test..."}}}, {}));
+}
+
+// The hw disk probe's file size is bounded; its directory is the server's.
+TEST(McpTools, DiskProbeIsBoundedAndWritesOnlyToItsScratch) {
+  TempDir dir;
+  dir.touch("fake_aisp", "#!/bin/sh\nfor a in \"$@\"; do case $a in --dir=*) d=${a#--dir=};; esac; done\n"
+                         "touch \"$d/.aisp_disk_probe_$$\"\nprintf '{\"argv\":\"%s\",\"dir\":\"%s\"}\\n' \"$*\" \"$d\"\n");
+  fs::permissions(dir.path / "fake_aisp", fs::perms::owner_all);
+  ServerConfig c;
+  c.aisp_exe = (dir.path / "fake_aisp").string();
+  c.artifacts_dir = dir.path / "artifacts";
+  c.commands = {{{"hw", "disk"},
+                 "Disk.",
+                 {{"json", "--json", "boolean", false, false, "print JSON"},
+                  {"out", "--out", "string", false, false, "write JSON to FILE"},
+                  {"dir", "--dir", "string", false, false, "directory to test"},
+                  {"mib", "--mib", "number", false, false, "file size in MiB"}}}};
+  JobManager jobs;
+  auto tools = make_tools(c, jobs);
+  Tool* disk = nullptr;
+  for (auto& t : tools)
+    if (t.name == "aisp_hw_disk") disk = &t;
+  ASSERT_TRUE(disk);
+  const json& props = disk->input_schema["properties"];
+  EXPECT_FALSE(props.contains("dir"));
+  EXPECT_FALSE(props.contains("out"));
+  EXPECT_EQ(props["mib"]["maximum"], 4096.0);
+  EXPECT_FALSE(schema::validate(json{{"mib", 1e9}}, disk->input_schema).empty());
+  std::atomic<bool> cancelled{false};
+  json args = {{"mib", 16}};
+  ToolCall call{args, cancelled, [](double, double, const std::string&) {}};
+  std::string id = disk->run(call)["job_id"];
+  ASSERT_TRUE(jobs.wait(id, 10));
+  JobSnapshot snap = *jobs.snapshot(id, true);
+  EXPECT_EQ(snap.state, "finished");
+  std::string used = snap.result["dir"];
+  EXPECT_EQ(used.rfind((c.artifacts_dir / "mcp" / "scratch").string(), 0), 0u) << used;
+  EXPECT_FALSE(fs::exists(used));  // the job's scratch directory went with it
+  EXPECT_NE(snap.result["argv"].get<std::string>().find("--mib=16"), std::string::npos);
+}
+
+// bottleneck/roofline/compare read stored profiles: no job, no GPU queue, and without a stored profile a
+// clear answer instead of a profiler run.
+TEST(McpTools, StoredProfileToolsAreSynchronousAndNeverProfile) {
+  TempDir dir;
+  dir.touch("fake_aisp", "#!/bin/sh\necho called > '" + (dir.path / "called").string() + "'\necho '{}'\n");
+  fs::permissions(dir.path / "fake_aisp", fs::perms::owner_all);
+  ServerConfig c;
+  c.aisp_exe = (dir.path / "fake_aisp").string();
+  c.artifacts_dir = dir.path / "artifacts";
+  c.db_path = dir.path / "artifacts" / "aisp.db";
+  CommandOption target{"target", "", "string", false, false, "Target id"};
+  CommandOption fresh{"fresh", "--fresh", "boolean", false, false, "Profile now"};
+  CommandOption from{"from", "--from", "string", false, false, "A profile directory"};
+  c.commands = {{{"profile", "compare"}, "Deltas.", {target, fresh, from}},
+                {{"profile", "bottleneck"}, "Tree.", {fresh, from}},
+                {{"profile", "ncu"}, "Profile.", {}}};
+  JobManager jobs;
+  auto tools = make_tools(c, jobs);
+  for (auto& t : tools) {
+    if (t.name != "aisp_profile_compare" && t.name != "aisp_profile_bottleneck") continue;
+    EXPECT_EQ(t.annotations["readOnlyHint"], true) << t.name;
+    EXPECT_FALSE(t.input_schema["properties"].contains("fresh")) << t.name;
+    EXPECT_FALSE(t.input_schema["properties"].contains("from")) << t.name;
+    std::atomic<bool> cancelled{false};
+    json args = t.name == "aisp_profile_compare" ? json{{"target", "ch07:copy_scalar"}} : json::object();
+    ToolCall call{args, cancelled, [](double, double, const std::string&) {}};
+    try {
+      t.run(call);
+      ADD_FAILURE() << t.name << " ran without a stored profile";
+    } catch (const ToolError& e) {
+      EXPECT_NE(std::string(e.what()).find("no stored ncu profile"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_FALSE(fs::exists(dir.path / "called"));  // no child started
+  EXPECT_TRUE(jobs.list().empty());                // and no job
+  int ncu = 0;
+  for (auto& t : tools) ncu += t.name == "aisp_profile_ncu";
+  EXPECT_EQ(ncu, 1);
 }
 
 TEST(McpTools, ToolsFollowTheCommandsOfTheBuild) {
