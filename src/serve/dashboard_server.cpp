@@ -5,14 +5,19 @@
 #include <fmt/format.h>
 
 #include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <netdb.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <thread>
 #include <cstdio>
 #include <mutex>
+#include <set>
 
 #include "core/json_io.hpp"
+#include "serve/guarded_server.hpp"
 #include "serve/static_files.hpp"
 
 namespace aisp::serve {
@@ -22,16 +27,11 @@ namespace {
 
 // Nothing the API accepts has a body; a small cap makes a client streaming megabytes get a 413 at once.
 constexpr size_t kMaxBodyBytes = 64 * 1024;
-// A client silent this long while sending a request is disconnected (a request arrives in one burst;
-// 5 s is generous), and an idle keep-alive connection after 2 s: each open connection holds a thread, so
-// these two bound how long a stalled client can keep one (about 7 s: httplib answers 400 to a timed-out
-// request, then waits the keep-alive time before closing).
-constexpr time_t kReadTimeoutSeconds = 5;
-constexpr time_t kKeepAliveSeconds = 2;
-constexpr time_t kWriteTimeoutSeconds = 5;
-// Requests per keep-alive connection before the server closes it (httplib's default of 5 makes a
-// polling browser or a load generator reconnect constantly).
-constexpr size_t kKeepAliveMaxRequests = 1000;
+// The listen backlog: httplib compiles in 5; 64 clients connecting at once would wait out SYN retries.
+constexpr int kListenBacklog = 512;
+
+// Set (per request thread) by the setup hook when the request asked for several byte ranges.
+thread_local bool tl_multi_range = false;
 
 bool starts_with(const std::string& s, const std::string& p) { return s.compare(0, p.size(), p) == 0; }
 bool ends_with(const std::string& s, const std::string& p) {
@@ -87,17 +87,76 @@ bool is_loopback_host(const std::string& host) {
   return false;
 }
 
+std::string host_of_header(const std::string& header) {
+  std::string h = header;
+  if (!h.empty() && h[0] == '[') {
+    size_t close = h.find(']');
+    h = close == std::string::npos ? h.substr(1) : h.substr(1, close - 1);
+  } else if (size_t colon = h.find(':'); colon != std::string::npos && h.find(':', colon + 1) == std::string::npos) {
+    h = h.substr(0, colon);  // one ':' is a port; more would be a bare IPv6 address (invalid in Host)
+  }
+  for (char& c : h) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  while (!h.empty() && h.back() == '.') h.pop_back();
+  return h;
+}
+
+bool host_header_allowed(const std::string& header, const std::vector<std::string>& allowed) {
+  if (header.empty()) return true;
+  std::string h = host_of_header(header);
+  if (h == "localhost" || ends_with(h, ".localhost") || is_loopback_host(h)) return true;
+  return std::find(allowed.begin(), allowed.end(), h) != allowed.end();
+}
+
+namespace {
+
+bool is_wildcard(const std::string& host) { return host.empty() || host == "0.0.0.0" || host == "::" || host == "[::]"; }
+
+// Every address of this machine's interfaces and its host name: the names a client on the network may
+// legitimately use when the server listens on all interfaces.
+std::vector<std::string> names_of_this_machine() {
+  std::vector<std::string> out;
+  ifaddrs* list = nullptr;
+  if (getifaddrs(&list) == 0) {
+    for (ifaddrs* i = list; i; i = i->ifa_next) {
+      if (!i->ifa_addr || (i->ifa_addr->sa_family != AF_INET && i->ifa_addr->sa_family != AF_INET6)) continue;
+      char buf[NI_MAXHOST];
+      socklen_t len = i->ifa_addr->sa_family == AF_INET ? sizeof(sockaddr_in) : sizeof(sockaddr_in6);
+      if (getnameinfo(i->ifa_addr, len, buf, sizeof buf, nullptr, 0, NI_NUMERICHOST) == 0) {
+        std::string a = buf;
+        if (size_t pct = a.find('%'); pct != std::string::npos) a = a.substr(0, pct);  // fe80::1%eth0
+        out.push_back(a);
+      }
+    }
+    freeifaddrs(list);
+  }
+  char name[256] = "";
+  if (gethostname(name, sizeof name - 1) == 0 && name[0]) out.push_back(host_of_header(name));
+  return out;
+}
+
+}  // namespace
+
 struct DashboardServer::Impl {
   ServeConfig config;
   StoreView store;
   Api api;
   std::optional<StaticFiles> files;
-  httplib::Server http;
+  GuardedServer http;
+  std::vector<std::string> allowed_hosts;
   std::mutex log_mutex;
   std::atomic<bool> run_entered{false}, stop_requested{false};
 
+  static ConnectionLimits limits_of(const ServeConfig& c) {
+    ConnectionLimits l;
+    l.max_connections = std::max(2, c.threads);
+    l.max_client_connections = c.max_client_connections > 0 ? c.max_client_connections : l.max_connections;
+    l.head_seconds = c.head_seconds;
+    l.first_byte_seconds = c.head_seconds;
+    return l;
+  }
+
   explicit Impl(ServeConfig c)
-      : config(std::move(c)), store(config.db), api(store, config.api) {
+      : config(std::move(c)), store(config.db), api(store, config.api), http(limits_of(config)) {
     if (!config.web_root.empty()) files.emplace(config.web_root);
   }
 
@@ -193,33 +252,64 @@ struct DashboardServer::Impl {
     } else {
       serve_file(req, res);
     }
-    if (config.access_log) {
-      double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      std::lock_guard lock(log_mutex);
-      std::fprintf(stderr, "%s %s %s %d %.2f ms\n", req.remote_addr.c_str(), req.method.c_str(), req.path.c_str(),
-                   res.status, ms);
-    }
+    log(req, res, t0);
+  }
+
+  void log(const httplib::Request& req, const httplib::Response& res, std::chrono::steady_clock::time_point t0) {
+    if (!config.access_log) return;
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    std::lock_guard lock(log_mutex);
+    std::fprintf(stderr, "%s %s %s %d %.2f ms\n", req.remote_addr.c_str(), req.method.c_str(), req.path.c_str(),
+                 res.status, ms);
   }
 
   void configure() {
-    int threads = config.threads;
-    http.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
-    http.set_read_timeout(kReadTimeoutSeconds, 0);
-    http.set_write_timeout(kWriteTimeoutSeconds, 0);
-    http.set_keep_alive_timeout(kKeepAliveSeconds);
-    http.set_keep_alive_max_count(kKeepAliveMaxRequests);
     http.set_payload_max_length(kMaxBodyBytes);
     // httplib writes headers and body in separate sends; with Nagle on, the body waits for the client's
     // delayed ACK (40 ms on Linux): measured 46 ms per request and 340 requests/s on loopback without this.
     http.set_tcp_nodelay(true);
+    // Byte ranges: a JSON answer or a small UI file is never worth a partial reply, and httplib builds a
+    // multipart answer for any number of ranges in memory (2,600 ranges: 527 MB). Ranges are dropped
+    // here, before routing; a request with several is refused below.
+    http.on_request = [](httplib::Request& req) {
+      tl_multi_range = req.ranges.size() > 1;
+      req.ranges.clear();
+    };
     // GET and HEAD (every real request) are routed here, before httplib's regex routing.
     http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
-      if (req.method != "GET" && req.method != "HEAD") return httplib::Server::HandlerResponse::Unhandled;
+      // DNS rebinding: a page on evil.example whose name now resolves to 127.0.0.1 reaches this port with
+      // "Host: evil.example"; only names of this server are answered.
+      if (!host_header_allowed(req.get_header_value("Host"), allowed_hosts)) {
+        res.status = 403;
+        res.set_content(error_envelope("Host '" + req.get_header_value("Host") +
+                                       "' is not a name of this server: only loopback names are accepted unless "
+                                       "--host or --allow-host name it (DNS rebinding protection)"),
+                        "application/json");
+        log(req, res, std::chrono::steady_clock::now());
+        return httplib::Server::HandlerResponse::Handled;
+      }
+      if (tl_multi_range) {
+        res.status = 416;
+        res.set_content(error_envelope("several byte ranges in one request are not served; ask for the whole answer"),
+                        "application/json");
+        return httplib::Server::HandlerResponse::Handled;
+      }
+      static const std::set<std::string> with_body = {"POST", "PUT", "PATCH", "DELETE", "OPTIONS"};
+      if (req.method != "GET" && req.method != "HEAD") {
+        if (with_body.count(req.method)) return httplib::Server::HandlerResponse::Unhandled;
+        // TRACE, CONNECT and the rest: 405 as for every other method. httplib has no route for them (it
+        // would answer 400) and never reads their body, so the connection is closed after the answer.
+        GuardedServer::close_after_response();
+        res.set_header("Connection", "close");
+        dispatch(req, res);
+        return httplib::Server::HandlerResponse::Handled;
+      }
       if (has_body(req)) {
         // httplib 0.11 never reads a GET/HEAD body, so its bytes would be parsed as the next request on
-        // this connection. Refuse, and ask the client to close (the server cannot close it from here).
+        // this connection. Refuse, and close the connection after the answer.
         res.status = 400;
         res.set_header("Connection", "close");
+        GuardedServer::close_after_response();
         res.set_content(error_envelope("a GET or HEAD request must not carry a body"), "application/json");
         return httplib::Server::HandlerResponse::Handled;
       }
@@ -268,8 +358,19 @@ int DashboardServer::bind(const std::string& host, int port) {
   if (bound <= 0)
     throw std::runtime_error(fmt::format("cannot listen on {}:{} (address in use, or not an address of this machine)",
                                          host, port));
+  impl_->http.widen_backlog(kListenBacklog);
+  auto& allowed = impl_->allowed_hosts;
+  allowed.clear();
+  for (auto& h : impl_->config.allowed_hosts) allowed.push_back(host_of_header(h));
+  if (is_wildcard(host)) {
+    for (auto& n : names_of_this_machine()) allowed.push_back(n);
+  } else if (!is_loopback_host(host)) {
+    allowed.push_back(host_of_header(host.find(':') != std::string::npos && host[0] != '[' ? "[" + host + "]" : host));
+  }
   return bound;
 }
+
+const std::vector<std::string>& DashboardServer::allowed_hosts() const { return impl_->allowed_hosts; }
 
 void DashboardServer::run() {
   impl_->run_entered = true;

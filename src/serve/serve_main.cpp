@@ -45,6 +45,8 @@ int main(int argc, char** argv) {
                                                  : fs::path(".");
   c.web_root = !o.web_root.empty() ? fs::path(o.web_root) : self_dir() / "web";
   c.threads = o.threads;
+  c.max_client_connections = o.max_client_connections;
+  c.allowed_hosts = o.allow_hosts;
   c.access_log = o.access_log;
   c.api.artifacts_dir = artifacts;
   c.api.bench_root = o.bench_root;

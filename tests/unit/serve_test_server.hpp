@@ -9,6 +9,7 @@
 
 #include <csignal>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -48,7 +49,9 @@ struct TempDir {
 class TestServer {
  public:
   // `web_root` empty: the built UI (<build>/web). `threads`: connection threads.
-  explicit TestServer(const fs::path& web_root = AISP_WEB_DIR, int threads = 16) {
+  // `tweak`: changes to the configuration before the server starts (limits, allowed hosts).
+  explicit TestServer(const fs::path& web_root = AISP_WEB_DIR, int threads = 16,
+                      const std::function<void(ServeConfig&)>& tweak = {}) {
     std::signal(SIGPIPE, SIG_IGN);  // as aisp-serve does: a client hanging up must not kill the process
     db = dir.path / "artifacts" / "aisp.db";
     {
@@ -79,6 +82,7 @@ class TestServer {
       write_file_atomic(bench_root / name, "// empty: only discovered, never compiled\n");
     c.api.bench_root = bench_root;
     c.api.gpu_status = live_gpu_status;
+    if (tweak) tweak(c);
     server = std::make_unique<DashboardServer>(c);
     port = server->bind("127.0.0.1", 0);
     thread = std::thread([this] { server->run(); });
