@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "core/json_io.hpp"
 #include "core/verdict.hpp"
 
 namespace aisp {
@@ -64,7 +65,75 @@ std::string ExpectationCheckReport::summary_line() const {
   return s;
 }
 
+MachineSpread machine_spread_for(const json& raw, const TargetResult& t, const ExpectationEntry* expected) {
+  MachineSpread m;
+  if (raw.is_object()) {
+    if (auto it = raw.find("between_machine_spread"); it != raw.end() && it->is_number() && it->get<double>() > 0) {
+      // Beyond ±400% a band says nothing at all; a larger value is a typo, capped rather than trusted.
+      m.relative = std::min(it->get<double>(), 4.0);
+      m.source = "between_machine_spread";
+      return m;
+    }
+    if (auto it = raw.find("host_bound"); it != raw.end() && it->is_boolean() && it->get<bool>()) {
+      m.relative = kHostBoundSpread;
+      m.source = "host_bound";
+      return m;
+    }
+  }
+  for (const VariantResult& v : t.optimizations) {
+    bool compared = (expected && v.name == expected->best_optimization) || v.name == t.best_optimization;
+    if (compared && !v.informational.empty()) {
+      m.relative = kHostBoundSpread;
+      m.source = "informational: " + v.informational;
+      return m;
+    }
+  }
+  return m;
+}
+
+ExpectationComparison compare_between_machines(const TargetResult& t, const ExpectationEntry* expected,
+                                               double tolerance, const MachineSpread& spread) {
+  if (!expected || spread.relative <= 0) return compare_expectation(t, expected, tolerance);
+  ExpectationEntry widened = *expected;
+  widened.ci_low = expected->ci_low / (1 + spread.relative);
+  widened.ci_high = expected->ci_high * (1 + spread.relative);
+  ExpectationComparison c = compare_expectation(t, &widened, tolerance);
+  if (c.expected_ci_high > 0) {
+    c.expected_ci_low = expected->ci_low;
+    c.expected_ci_high = expected->ci_high;
+    c.message += fmt::format("; checked against the between-machine band [{:.3f}, {:.3f}] (recorded CI ±{:.0f}%, {})",
+                             widened.ci_low, widened.ci_high, 100 * spread.relative, spread.source);
+  }
+  return c;
+}
+
 namespace {
+
+// The example objects of an expectations file as written, for the keys aisp's own reader does not keep
+// (between_machine_spread, host_bound). Null when the file is missing or unreadable (the typed load reports
+// that).
+json raw_examples(const fs::path& file) {
+  std::error_code ec;
+  if (!fs::exists(file, ec)) return nullptr;
+  try {
+    json j = read_json(file);
+    return j.is_object() && j.contains("examples") && j["examples"].is_object() ? j["examples"] : json(nullptr);
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+}
+
+// The file aisp writes, with the hand-written between-machine keys of `raw` carried over for every example
+// still in it: an --update-expectations run must not silently drop what a person recorded.
+json with_machine_keys(json doc, const json& raw) {
+  if (!raw.is_object()) return doc;
+  for (auto& [name, entry] : doc["examples"].items()) {
+    if (!raw.contains(name) || !raw[name].is_object()) continue;
+    for (const char* key : {"between_machine_spread", "host_bound"})
+      if (raw[name].contains(key)) entry[key] = raw[name][key];
+  }
+  return doc;
+}
 
 // The `expectation` block written into a target result (seed: expectation{status, message, persisted}).
 json expectation_json(const ExpectationCheckRow& r) {
@@ -84,6 +153,7 @@ json expectation_json(const ExpectationCheckRow& r) {
     j["expected_ci_low"] = c.expected_ci_low;
     j["expected_ci_high"] = c.expected_ci_high;
   }
+  if (r.spread.relative > 0) j["between_machine"] = {{"spread", r.spread.relative}, {"source", r.spread.source}};
   if (r.expected_provenance)
     j["expected_provenance"] = {{"timestamp", r.expected_provenance->timestamp},
                                 {"git_commit", r.expected_provenance->git_commit},
@@ -125,6 +195,7 @@ ExpectationCheckReport check_expectations(std::vector<TargetResult>& results, co
         t->expectation = {{"status", "error"}, {"message", e.what()}, {"file", file.string()}, {"persisted", false}};
       continue;
     }
+    const json raw = raw_examples(file);
     bool changed = false;
     std::vector<std::pair<size_t, TargetResult*>> done;  // rows of this chapter, filled in after the write
     for (TargetResult* t : targets) {
@@ -135,7 +206,9 @@ ExpectationCheckReport check_expectations(std::vector<TargetResult>& results, co
       auto it = stored.examples.find(t->example);
       const ExpectationEntry* expected = it == stored.examples.end() ? nullptr : &it->second;
       if (expected) row.expected_provenance = expected->provenance;
-      row.comparison = compare_expectation(*t, expected, o.tolerance);
+      row.spread = machine_spread_for(raw.is_object() && raw.contains(t->example) ? raw[t->example] : json(nullptr), *t,
+                                      expected);
+      row.comparison = compare_between_machines(*t, expected, o.tolerance, row.spread);
       ExpectationStatus s = row.comparison.status;
       if (s == ExpectationStatus::regression) {
         row.accepted = o.accept_regressions;
@@ -168,7 +241,7 @@ ExpectationCheckReport check_expectations(std::vector<TargetResult>& results, co
     }
     if (changed) {
       try {
-        save_expectations(file, stored);
+        write_json_atomic(file, with_machine_keys(to_json(stored), raw));  // save_expectations, keys kept
         rep.files_written.push_back(file.string());
       } catch (const std::exception& e) {  // e.g. a read-only checkout: the run's results still stand
         rep.notes.push_back(fmt::format("could not write {}: {}", file.string(), e.what()));
