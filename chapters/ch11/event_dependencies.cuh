@@ -14,7 +14,7 @@
 #include "aisp/aisp.hpp"
 #include "host_window.cuh"
 
-inline constexpr int64_t kEventDepsN = int64_t{1} << 20;  // 1 Mi floats per field: a ~4 us kernel
+inline constexpr int64_t kEventDepsN = int64_t{1} << 21;  // 2 Mi floats per field: ~8 us per kernel
 inline constexpr int64_t kEventDepsStages = 24;
 
 namespace {

@@ -14,7 +14,7 @@
 #include "aisp/aisp.hpp"
 
 inline constexpr int64_t kPriorityBulkN = int64_t{1} << 25;  // 32 Mi floats
-inline constexpr int64_t kPriorityBulkIters = 512;
+inline constexpr int64_t kPriorityBulkIters = 384;
 inline constexpr int64_t kPriorityChainN = 256, kPriorityChainLength = 200;
 
 namespace {

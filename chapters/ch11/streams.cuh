@@ -6,8 +6,9 @@
 // chunk i-1 leaves).
 //
 // Sizes chosen so the three steps cost about the same: 32 MiB each way at ~50 GB/s (pinned, PCIe Gen5 x16)
-// is ~0.65 ms per direction, and `iters` = 2048 dependent FMAs per element over 8 Mi elements is
-// 17.2 G FMA, ~0.52 ms at H100 SXM's fp32 FMA rate (132 SMs x 128 lanes x 1.98 GHz = 33 T FMA/s).
+// is ~0.65 ms per direction, and `iters` = 1024 dependent FMAs per element over 8 Mi elements is
+// 8.6 G FMA: ~0.26 ms at H100 SXM's fp32 FMA peak (132 SMs x 128 lanes x 1.98 GHz = 33 T FMA/s), ~0.5 ms
+// as measured (2048 iterations took ~1.0 ms in the first run: the loop runs at about half the FMA peak).
 // Serialized ~1.8 ms; perfectly overlapped ~0.7 ms.
 //
 // The host batch is a static input (filled by the harness before setup(), copied into the pinned buffer
@@ -22,7 +23,7 @@
 #include "aisp/aisp.hpp"
 
 inline constexpr int64_t kStreamsN = int64_t{1} << 23;  // 8 Mi floats = 32 MiB
-inline constexpr int64_t kStreamsIters = 2048;
+inline constexpr int64_t kStreamsIters = 1024;
 
 namespace {
 
@@ -58,7 +59,7 @@ class StreamsBase : public aisp::Benchmark {
   void setup(aisp::Context& ctx) override {
     const int64_t n = ctx.param("n");
     const aisp::Buffer batch = ctx.input("batch", aisp::DType::f32, {n}, aisp::Fill::uniform(-1, 1), aisp::Role::static_);
-    // a in [0.999, 0.9995): after 2048 steps a^iters is 0.13-0.36, so x still shows in every output;
+    // a in [0.999, 0.9995): after 1024 steps a^iters is 0.36-0.6, so x still shows in every output;
     // b in [0, 5e-4): the fixed point b / (1 - a) stays O(1).
     ctx.input("coef", aisp::DType::f32, {2}, aisp::Fill::uniform(0.999, 0.9995));
     ctx.output("y", aisp::DType::f32, {n});

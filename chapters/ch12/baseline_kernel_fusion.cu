@@ -3,7 +3,7 @@
 //
 // Technique: one kernel per elementwise step, each reading y from memory and writing it back.
 // Why it is slow: launch-bound: ~2-4 us of host issue and ~1-2 us of GPU launch gap per link around ~1 us of
-// work, plus 200 round trips of the 64 KiB vector through L2.
+// work, plus 200 round trips of the 16 KiB vector through L2.
 // Expected on Hopper: ~0.5-0.8 ms on an H100 VM.
 #include "launch_chain.cuh"
 

@@ -1,5 +1,5 @@
 // graph_update: a step whose graph must change every time it runs. The step is a 64-link chain (the
-// launch_chain.cuh kernel) over a 64 KiB vector, staged through a workspace that rotates over 4 slots from
+// launch_chain.cuh kernel) over a 16 KiB vector, staged through a workspace that rotates over 4 slots from
 // one run() to the next (as a ring of input buffers or a caching allocator hands a step different
 // addresses): link 0 copies-and-transforms x into the current slot, links 1..62 update the slot in place,
 // link 63 writes y. The kernel arguments (pointers) differ every run; the topology never does.

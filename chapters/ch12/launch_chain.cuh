@@ -1,5 +1,5 @@
 // launch_chain: the launch-bound chain shared by ch12 cuda_graphs and kernel_fusion. `links` = 200 tiny
-// dependent steps over a 64 KiB fp32 vector, link l computing y = a_l * y + b_l (a_l = coef[2l],
+// dependent steps over a 16 KiB fp32 vector, link l computing y = a_l * y + b_l (a_l = coef[2l],
 // b_l = coef[2l + 1] - 1): the shape of an inference step's tail of small elementwise and normalization
 // kernels, each with too little work to cover its own launch. The first link reads the input `x`, the
 // others update the output `y` in place.
@@ -17,7 +17,7 @@
 #include "../ch11/host_window.cuh"
 #include "aisp/aisp.hpp"
 
-inline constexpr int64_t kChainN = int64_t{1} << 14;  // 16 Ki floats: 64 blocks of 256, ~2 us of GPU work
+inline constexpr int64_t kChainN = int64_t{1} << 12;  // 4 Ki floats: 16 blocks of 256, ~1 us of GPU work
 inline constexpr int64_t kChainLinks = 200;
 
 namespace {
