@@ -4,6 +4,8 @@
 //   kPersistent = true,  kCluster = 1   optimized_gemm_tiled_persistent.cu        (one CTA per SM, tile loop)
 //   kPersistent = true,  kCluster = 2   optimized_gemm_tiled_cluster_multicast.cu (CTA pairs share B by multicast)
 //   Epilogue                            StoreC (plain BF16 store) or a fused bias + GELU (gemm_epilogue_fusion)
+//   kEarlyRelease = true                optimized_gemm_tiled_cluster_multicast_early_release.cu: slots are
+//                                       released right after their own wgmmas (wait_group 0), not one K-tile later
 //
 // CTA = 3 warpgroups (384 threads), output tile 128 x 256, K-tiles of 64, a 4-stage ring of shared-memory
 // slots (A 128x64 + B 256x64 BF16 = 48 KiB each, 192 KiB in all):
@@ -40,7 +42,7 @@ struct StoreC {
   }
 };
 
-template <bool kPersistent, int kCluster, class Epilogue>
+template <bool kPersistent, int kCluster, class Epilogue, bool kEarlyRelease>
 __global__ void __launch_bounds__(kThreads, 1)
     gemm_ws_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
                    Epilogue epilogue, int M, int N, int K) {
@@ -104,8 +106,12 @@ __global__ void __launch_bounds__(kThreads, 1)
         if constexpr (kCluster == 1) {
           sm90::mbar_arrive(&empty[s]);
         } else {
+          // Own CTA: a plain local arrive; the peer: through its cluster address.
 #pragma unroll
-          for (int c = 0; c < kCluster; ++c) sm90::mbar_arrive_cluster(&empty[s], c);
+          for (int c = 0; c < kCluster; ++c) {
+            if (c == static_cast<int>(rank)) sm90::mbar_arrive(&empty[s]);
+            else sm90::mbar_arrive_cluster(&empty[s], c);
+          }
         }
       }
     };
@@ -126,10 +132,18 @@ __global__ void __launch_bounds__(kThreads, 1)
         for (int kk = 0; kk < kBK / 16; ++kk)  // +32 B along K per k16 step = +2 in the descriptor's address
           sm90::wgmma_m64n256k16_bf16(acc, da + 2 * kk, db + 2 * kk);
         sm90::wgmma_commit();
-        sm90::wgmma_wait<1>();  // the previous K-tile's wgmmas have retired: its slot is free
-        sm90::fence_operands(acc);
-        if (prev >= 0) release(prev);
-        prev = s;
+        if constexpr (kEarlyRelease) {
+          // Drain this K-tile's wgmmas and hand its slot back at once (the other consumer warpgroup's
+          // wgmmas keep the tensor cores busy meanwhile): one more slot for the producer to run ahead.
+          sm90::wgmma_wait<0>();
+          sm90::fence_operands(acc);
+          release(s);
+        } else {
+          sm90::wgmma_wait<1>();  // the previous K-tile's wgmmas have retired: its slot is free
+          sm90::fence_operands(acc);
+          if (prev >= 0) release(prev);
+          prev = s;
+        }
       }
       sm90::wgmma_wait<0>();
       sm90::fence_operands(acc);
@@ -150,9 +164,9 @@ __global__ void __launch_bounds__(kThreads, 1)
 }
 
 // Host side: the grid for a (kPersistent, kCluster) instantiation, and the launch.
-template <bool kPersistent, int kCluster, class Epilogue>
+template <bool kPersistent, int kCluster, class Epilogue, bool kEarlyRelease = false>
 struct WsGemm {
-  static constexpr auto kernel = gemm_ws_kernel<kPersistent, kCluster, Epilogue>;
+  static constexpr auto kernel = gemm_ws_kernel<kPersistent, kCluster, Epilogue, kEarlyRelease>;
   CUtensorMap a_map{}, b_map{};
   const void* a_for = nullptr;
   const void* b_for = nullptr;
