@@ -11,6 +11,7 @@
 #include "mcp/session.hpp"
 #include "mcp/stdio_server.hpp"
 #include "mcp/tools.hpp"
+#include "profile/tools.hpp"
 
 namespace aisp {
 namespace fs = std::filesystem;
@@ -97,6 +98,16 @@ mcp::ServerConfig make_config(const CLI::App& root, const McpArgs& a) {
   c.db_path = fs::absolute(store_path(a.db, c.artifacts_dir));
   if (!a.bench_root.empty()) c.bench_root = fs::absolute(a.bench_root).string();
   collect_commands(root, {}, c.commands);
+  c.find_dependencies = [] {
+    std::vector<mcp::Dependency> out;
+    // The variables are the ones aisp itself reads for each (CUDACXX: the --bench-root plugin compiler).
+    for (auto [name, env] : {std::pair<const char*, const char*>{"nvcc", "CUDACXX"}, {"ncu", "AISP_NCU"},
+                             {"nsys", "AISP_NSYS"}, {"compute-sanitizer", "AISP_COMPUTE_SANITIZER"}}) {
+      profile::ToolLocation t = profile::find_tool(name, env);
+      out.push_back({name, t.path, env, t.looked_in});
+    }
+    return out;
+  };
   return c;
 }
 

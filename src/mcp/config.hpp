@@ -4,6 +4,7 @@
 // and the derived tools' arguments follow the CLI's options without a second copy to keep in step.
 #pragma once
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,13 @@ struct CommandSpec {
   std::vector<CommandOption> options;
 };
 
+// An external program aisp uses (ncu, nsys, compute-sanitizer, nvcc) and where it was found.
+struct Dependency {
+  std::string name, path;               // path empty: not found
+  std::string env_var;                  // the variable that overrides the search ($AISP_NCU), or ""
+  std::vector<std::string> looked_in;   // where it was looked for, in order
+};
+
 struct ServerConfig {
   std::string aisp_exe;                     // absolute path of this binary; children run it
   std::string version;                      // aisp's version
@@ -34,6 +42,9 @@ struct ServerConfig {
   std::filesystem::path artifacts_dir;      // where runs started from the server write
   std::string bench_root;                   // --bench-root for runs and listings (empty: built plugins)
   std::vector<CommandSpec> commands;        // the subcommands this binary has
+  // Locates the external programs aisp runs (filled by the CLI layer, which links the profiler's search;
+  // unset: the software tool reports none).
+  std::function<std::vector<Dependency>()> find_dependencies;
   double sync_timeout_s = 50;               // synchronous child commands: under the clients' 60 s timeout
   size_t max_active_jobs = 16;              // queued + running; more submissions are refused (each holds a thread)
 

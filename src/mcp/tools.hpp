@@ -18,6 +18,7 @@ std::vector<Tool> catalog_tools(const ServerConfig& config);                    
 std::vector<Tool> store_tools(const ServerConfig& config);                       // runs, history, compare, expectations
 std::vector<Tool> job_tools(const ServerConfig& config, JobManager& jobs);       // run benchmarks, probes, job_*
 std::vector<Tool> command_tools(const ServerConfig& config);                     // analysis commands (sync children)
+std::vector<Tool> insight_tools(const ServerConfig& config);                     // run triage, expectations report
 
 // ---- shared helpers (tools_common.cpp)
 

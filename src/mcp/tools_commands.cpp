@@ -191,6 +191,59 @@ std::vector<Tool> command_tools(const ServerConfig& config) {
          }});
   }
 
+  // `aisp bench export`: a stored run in another tool's format, returned as text. The run is named the way
+  // the store names it (id, name, prefix, latest); its directory comes from the store, never from the
+  // client, and the output is returned instead of written (no -o).
+  if (config.find({"bench", "export"})) {
+    tools.push_back(
+        {"aisp_benchmark_export", "Export a stored run",
+         "A stored run's results in another tool's format (`aisp bench export`): nvbench (NVBench JSON, for "
+         "nvbench_compare.py), gbench (Google Benchmark JSON, for compare.py; samples_as_repetitions gives one "
+         "entry per raw sample so its U test can run), csv (one row per variant with derived figures) or json "
+         "(aisp's analysis document). Returned as text (JSON formats also parsed in `document`).",
+         s::object({{"run", [] {
+                       json r = s::string("Run: id (integer), directory name, unique prefix, latest (default) or previous", 512);
+                       r["type"] = json::array({"string", "integer"});
+                       return r;
+                     }()},
+                     {"format", s::string_enum("Output format", {"nvbench", "gbench", "csv", "json"})},
+                     {"samples_as_repetitions", s::boolean("gbench: one iteration entry per raw sample")}},
+                    {"format"}, true),
+         s::object({{"run", s::string("The stored run exported (its directory name)", 512)},
+                    {"format", s::string("Output format", 16)},
+                    {"command", s::array("The aisp command line", s::string("", 4096), 16)},
+                    {"content", s::string("The exported text", 1 << 26)},
+                    {"document", s::any("The parsed document for JSON formats; null for csv")}},
+                   {"run", "format", "command", "content", "document"}),
+         read_only_annotations(), [&config](ToolCall& call) {
+           std::error_code ec;
+           if (!std::filesystem::exists(config.db_path, ec))
+             throw ToolError("no results store yet: run benchmarks (aisp_run_benchmarks) first");
+           RunInfo run;
+           try {
+             Store store = Store::open_read_only(config.db_path);
+             auto it = call.arguments.find("run");
+             run = store.resolve_run(it == call.arguments.end() ? "latest"
+                                     : it->is_number()          ? fmt::format("{}", it->get<long long>())
+                                                                : it->get<std::string>());
+           } catch (const std::exception& e) {
+             throw ToolError(e.what());
+           }
+           if (run.run_dir.empty() || !std::filesystem::is_directory(run.run_dir, ec))
+             throw ToolError(fmt::format("run {} was stored from a directory that is no longer on this machine; "
+                                         "export needs its results file", run.key));
+           std::string format = arg_string(call.arguments, "format");
+           std::vector<std::string> args = {"bench", "export", "--format=" + format};
+           if (arg_bool(call.arguments, "samples_as_repetitions")) args.push_back("--samples-as-repetitions");
+           args.insert(args.end(), {"--", run.run_dir});
+           AispOutput r = run_aisp(config, args, call);
+           if (r.child.exit_code != 0 || r.child.out.empty()) throw ToolError(failure_text("aisp bench export", r.child));
+           args.insert(args.begin(), "aisp");
+           return json{{"run", run.key}, {"format", format}, {"command", args}, {"content", r.child.out},
+                       {"document", format == "csv" ? json(nullptr) : r.document}};
+         }});
+  }
+
   // Profile analyses over stored profiles: synchronous, no GPU, no queue. Profiling now (--fresh, and the
   // options that only matter then) is left out: that is aisp_profile_ncu, a job.
   const std::vector<std::string> profiling_now = {"fresh", "clock_control", "timeout"};

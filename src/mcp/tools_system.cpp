@@ -4,8 +4,16 @@
 // a machine without a GPU gets an answer that says so instead of an error.
 #include <fmt/format.h>
 
+#include <gnu/libc-version.h>
+#include <sys/utsname.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
+#include <thread>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -85,6 +93,162 @@ json gpu_facts(const ServerConfig& config, JobManager& jobs, GpuQueries& queries
   for (const char* k : {"hardware", "software", "environment"})
     if (d.contains(k) && d[k].is_object()) out[k] = d[k];
   return out;
+}
+
+// A one-line sysfs/procfs file, trimmed; "" when unreadable. Fixed kernel paths chosen by the server (from a
+// PCI bus id the driver reported), never by a client.
+std::string read_line(const fs::path& p) {
+  std::ifstream f(p);
+  std::string line;
+  std::getline(f, line);
+  while (!line.empty() && (line.back() == '\n' || line.back() == ' ')) line.pop_back();
+  return line.substr(0, 512);
+}
+
+// /sys/bus/pci/devices/<domain:bus:dev.fn>, from CUDA's bus id ("00000000:18:00.0"): lower case, and the
+// domain cut to the 4 digits sysfs uses.
+fs::path pci_sysfs_dir(std::string bus_id) {
+  for (auto& c : bus_id) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (bus_id.size() == 16) bus_id = bus_id.substr(4);
+  bool plain = !bus_id.empty() && std::all_of(bus_id.begin(), bus_id.end(), [](char c) {
+    return std::isxdigit(static_cast<unsigned char>(c)) || c == ':' || c == '.';
+  });
+  return plain ? fs::path("/sys/bus/pci/devices") / bus_id : fs::path();
+}
+
+json topology_power(const ServerConfig& config, JobManager& jobs, GpuQueries& queries, ToolCall& call) {
+  json facts = gpu_facts(config, jobs, queries, call);
+  json gpus = json::array();
+  for (auto& g : facts["gpus"]) {
+    std::string bus = g.value("pci_bus_id", "");
+    fs::path dir = pci_sysfs_dir(bus);
+    std::string numa = dir.empty() ? "" : read_line(dir / "numa_node");
+    double power = g.value("power_w", -1.0), limit = g.value("power_limit_w", -1.0);
+    gpus.push_back({{"ordinal", g.value("ordinal", static_cast<int>(gpus.size()))},
+                    {"name", g.value("name", "")},
+                    {"pci_bus_id", bus.empty() ? json(nullptr) : json(bus)},
+                    // -1 in sysfs: the platform does not say (single-socket hosts, most VMs).
+                    {"numa_node", numa.empty() || numa == "-1" ? json(nullptr) : json(std::atoi(numa.c_str()))},
+                    {"local_cpus", dir.empty() ? json(nullptr) : json(read_line(dir / "local_cpulist"))},
+                    {"power_w", power >= 0 ? json(power) : json(nullptr)},
+                    {"power_limit_w", limit > 0 ? json(limit) : json(nullptr)},
+                    {"power_fraction", power >= 0 && limit > 0 ? json(power / limit) : json(nullptr)},
+                    {"temperature_c", g.contains("temperature_c") ? g["temperature_c"] : json(nullptr)},
+                    {"sm_clock_mhz", g.contains("sm_clock_mhz") ? g["sm_clock_mhz"] : json(nullptr)},
+                    {"sm_clock_max_mhz", g.contains("sm_clock_max_mhz") ? g["sm_clock_max_mhz"] : json(nullptr)},
+                    {"clocks_event_reasons", g.contains("clocks_event_reasons") ? g["clocks_event_reasons"] : json(nullptr)},
+                    {"compute_processes", g.contains("compute_processes") ? g["compute_processes"] : json(nullptr)}});
+  }
+  int numa_nodes = 0;
+  std::error_code ec;
+  for (auto it = fs::directory_iterator("/sys/devices/system/node", ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    std::string n = it->path().filename().string();
+    numa_nodes += n.rfind("node", 0) == 0 && n.size() > 4 && std::isdigit(static_cast<unsigned char>(n[4]));
+  }
+  json notes = json::array();
+  if (gpus.size() > 1)
+    notes.push_back("GPU-to-GPU bandwidth is measured, not listed here: aisp_hw_p2p (copy engines) and aisp_hw_nccl");
+  if (numa_nodes > 1)
+    notes.push_back("several NUMA nodes: pin host threads and pinned buffers to the GPU's local_cpus (chapter 3)");
+  return {{"gpu_count", facts["gpu_count"]},
+          {"gpus", gpus},
+          {"host", {{"cpus", std::thread::hardware_concurrency()}, {"numa_nodes", numa_nodes == 0 ? json(nullptr) : json(numa_nodes)}}},
+          {"error", facts["error"]},
+          {"cached_at", facts["cached_at"]},
+          {"notes", notes}};
+}
+
+json topology_power_schema() {
+  json gpu = s::object(
+      {{"ordinal", s::integer("CUDA device ordinal", 0, 1024)},
+       {"name", s::string("Device name", 256)},
+       {"pci_bus_id", s::nullable(s::string("PCI bus id (domain:bus:device.function)", 64))},
+       {"numa_node", s::nullable(s::integer("Host NUMA node the GPU hangs off (null: the platform does not say)", 0, 4096))},
+       {"local_cpus", s::nullable(s::string("Host CPUs local to the GPU (sysfs local_cpulist)", 512))},
+       {"power_w", s::nullable(s::number("Board power draw now (NVML)"))},
+       {"power_limit_w", s::nullable(s::number("Enforced power limit"))},
+       {"power_fraction", s::nullable(s::number("power_w / power_limit_w"))},
+       {"temperature_c", s::any("GPU temperature")},
+       {"sm_clock_mhz", s::any("SM clock now")},
+       {"sm_clock_max_mhz", s::any("SM clock maximum")},
+       {"clocks_event_reasons", s::any("Why clocks are below maximum (power cap, thermal, idle ...)")},
+       {"compute_processes", s::any("Other compute processes on the GPU")}},
+      {"ordinal", "name", "pci_bus_id", "numa_node", "power_w", "power_limit_w"});
+  return s::object({{"gpu_count", s::nullable(s::integer("Visible GPUs (null: not queried, see error)", 0, 1024))},
+                    {"gpus", s::array("Per GPU: where it sits on the host, and its power now", gpu, 1024)},
+                    {"host", s::object({{"cpus", s::integer("Logical CPUs", 0, 1 << 20)},
+                                        {"numa_nodes", s::nullable(s::integer("NUMA nodes", 0, 4096))}},
+                                       {"cpus", "numa_nodes"})},
+                    {"error", s::nullable(s::string("Why no GPU is usable", 4096))},
+                    {"cached_at", s::nullable(s::string("From an earlier query (a GPU job is running)", 32))},
+                    {"notes", s::array("What to look at next", s::string("", 1024), 16)}},
+                   {"gpu_count", "gpus", "host", "error", "cached_at", "notes"});
+}
+
+json system_software(const ServerConfig& config, JobManager& jobs, GpuQueries& queries, ToolCall& call) {
+  json facts = gpu_facts(config, jobs, queries, call);
+  std::string os;
+  {
+    std::ifstream f("/etc/os-release");
+    for (std::string line; std::getline(f, line);)
+      if (line.rfind("PRETTY_NAME=", 0) == 0) {
+        os = line.substr(12);
+        std::erase(os, '"');
+      }
+  }
+  utsname u{};
+  std::string kernel = ::uname(&u) == 0 ? std::string(u.sysname) + " " + u.release + " " + u.machine : "";
+  json deps = json::array();
+  json missing = json::array();
+  if (config.find_dependencies)
+    for (const Dependency& d : config.find_dependencies()) {
+      deps.push_back({{"name", d.name}, {"found", !d.path.empty()}, {"path", d.path.empty() ? json(nullptr) : json(d.path)},
+                      {"override", d.env_var}, {"looked_in", d.looked_in}});
+      if (d.path.empty()) missing.push_back(d.name);
+    }
+  json env = json::object();
+  for (const char* name : {"CUDA_VISIBLE_DEVICES", "CUDA_HOME", "LD_LIBRARY_PATH", "AISP_SOURCE_DIR", "AISP_PLUGIN_DIR"}) {
+    const char* v = std::getenv(name);
+    env[name] = v ? json(std::string(v).substr(0, 1024)) : json(nullptr);
+  }
+  json notes = json::array();
+  auto has = [&](const char* n) { return std::find(missing.begin(), missing.end(), n) == missing.end(); };
+  if (!has("ncu")) notes.push_back("ncu not found: aisp_profile_ncu jobs fail; stored profiles can still be analysed");
+  if (!has("nsys")) notes.push_back("nsys not found: aisp_profile_nsys jobs fail");
+  if (!has("compute-sanitizer")) notes.push_back("compute-sanitizer not found: aisp_profile_sanitizer jobs fail");
+  if (!has("nvcc")) notes.push_back("nvcc not found: --bench-root pairs cannot be compiled (built plugins still run)");
+  if (facts["error"].is_string()) notes.push_back("the GPU software versions need a working driver: " + facts["error"].get<std::string>().substr(0, 300));
+  return {{"aisp", {{"version", config.version}, {"executable", config.aisp_exe}}},
+          {"gpu_software", facts["software"]},
+          {"driver_version", facts["gpus"].empty() ? json(nullptr) : facts["gpus"][0].value("driver_version", json(nullptr))},
+          {"os", {{"name", os}, {"kernel", kernel}, {"glibc", gnu_get_libc_version()}}},
+          {"dependencies", deps},
+          {"environment", env},
+          {"cached_at", facts["cached_at"]},
+          {"notes", notes}};
+}
+
+json system_software_schema() {
+  json dep = s::object({{"name", s::string("Program", 64)},
+                        {"found", s::boolean("Found")},
+                        {"path", s::nullable(s::string("Where", 4096))},
+                        {"override", s::string("Environment variable that names it explicitly", 64)},
+                        {"looked_in", s::array("Where it was looked for, in order", s::string("", 8192), 64)}},
+                       {"name", "found", "path"});
+  return s::object(
+      {{"aisp", s::object({{"version", s::string("aisp version", 64)}, {"executable", s::string("Binary", 4096)}},
+                          {"version", "executable"})},
+       {"gpu_software", s::object({}, {}, false, "CUDA runtime / driver API, cuBLAS, compiler, kernel (aisp info gpu)")},
+       {"driver_version", s::any("NVIDIA driver version (null without a GPU)")},
+       {"os", s::object({{"name", s::string("Distribution", 256)},
+                         {"kernel", s::string("uname", 512)},
+                         {"glibc", s::string("C library version", 64)}},
+                        {"name", "kernel", "glibc"})},
+       {"dependencies", s::array("External programs aisp runs", dep, 32)},
+       {"environment", s::object({}, {}, false, "Variables that change what aisp finds (null: unset)")},
+       {"cached_at", s::nullable(s::string("GPU facts from an earlier query (a GPU job is running)", 32))},
+       {"notes", s::array("What a missing piece disables", s::string("", 1024), 16)}},
+      {"aisp", "gpu_software", "os", "dependencies", "environment", "cached_at", "notes"});
 }
 
 json gpu_schema() {
@@ -290,6 +454,22 @@ std::vector<Tool> system_tools(const ServerConfig& config, JobManager& jobs) {
          out["cached_at"] = a.cached_at;
          return out;
        }});
+
+  tools.push_back({"aisp_gpu_topology_power", "GPU topology and power",
+                   "Where each GPU sits on the host (PCI bus id, NUMA node, local CPUs) and its power now (draw, "
+                   "limit, fraction of the limit, temperature, clocks and why they are held back), with the host's "
+                   "CPU and NUMA counts. Use before host-bound work (pinned buffers, CPU threads) or when clocks look "
+                   "low. Measured GPU-to-GPU bandwidth is aisp_hw_p2p.",
+                   no_args, topology_power_schema(), read_only_annotations(),
+                   [&config, &jobs, queries](ToolCall& call) { return topology_power(config, jobs, *queries, call); }});
+
+  tools.push_back({"aisp_system_software", "System software and dependencies",
+                   "The software stack aisp runs on: aisp version, CUDA runtime/driver API, cuBLAS, NVIDIA driver, "
+                   "compiler, OS, kernel, glibc; whether the external programs it uses are found (nvcc, ncu, nsys, "
+                   "compute-sanitizer) and where it looked; the environment variables that change that; and what a "
+                   "missing piece disables.",
+                   no_args, system_software_schema(), read_only_annotations(),
+                   [&config, &jobs, queries](ToolCall& call) { return system_software(config, jobs, *queries, call); }});
   return tools;
 }
 

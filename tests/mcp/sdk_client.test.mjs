@@ -184,6 +184,46 @@ test('expectations from the chapters', async () => {
   assert.ok(strict.entries.every((x) => x.best_improvement >= 2 && x.hardware_key.startsWith('h100')));
 });
 
+test('export, topology and power, system software, run triage, expectations report', async () => {
+  const runs = (await call('aisp_benchmark_runs')).runs;
+  if (tools.has('aisp_benchmark_export')) {
+    const csv = await call('aisp_benchmark_export', { format: 'csv' });
+    assert.equal(csv.run, runs[runs.length - 1].run, 'latest by default');
+    assert.ok(csv.content.split('\n').length > 2 && csv.document === null);
+    const nv = await call('aisp_benchmark_export', { format: 'nvbench', run: runs[0].id });
+    assert.equal(nv.run, runs[0].run, 'an integer run id');
+    assert.ok(nv.document && typeof nv.document === 'object');
+    const gb = await call('aisp_benchmark_export', { format: 'gbench', samples_as_repetitions: true });
+    assert.ok(gb.command.includes('--samples-as-repetitions') && Array.isArray(gb.document.benchmarks));
+    assert.match(await callError('aisp_benchmark_export', { format: 'csv', run: 'no-such-run' }), /unknown run/);
+  }
+  const gpu = await call('aisp_gpu_info');
+  const topo = await call('aisp_gpu_topology_power');
+  assert.equal(topo.gpu_count, gpu.gpu_count);
+  assert.equal(topo.gpus.length, gpu.gpus.length);
+  assert.ok(topo.host.cpus > 0);
+  const sw = await call('aisp_system_software');
+  assert.ok(sw.os.kernel.length > 0 && sw.os.glibc.length > 0);
+  assert.deepEqual(sw.dependencies.map((d) => d.name).sort(), ['compute-sanitizer', 'ncu', 'nsys', 'nvcc']);
+  for (const d of sw.dependencies) assert.equal(d.found, d.path !== null, d.name);
+  const triage = await call('aisp_run_triage');
+  assert.equal(triage.run.name, runs[runs.length - 1].run);
+  assert.equal(triage.targets, runs[runs.length - 1].targets);
+  assert.equal(Object.values(triage.counts).reduce((a, b) => a + b, 0), triage.findings.length);
+  assert.equal(triage.healthy.length + new Set(triage.findings.map((f) => f.target)).size, triage.targets);
+  assert.ok(triage.next_steps.length > 0 && triage.findings.every((f) => f.recommendation.length > 10));
+  assert.equal((await call('aisp_run_triage', { run: runs[0].id })).run.id, runs[0].id);
+  const rep = await call('aisp_expectations_report');
+  const keys = rep.hardware.map((h) => h.hardware_key);
+  assert.ok(keys.includes('h100_80gb_hbm3'), keys.join(','));
+  for (const h of rep.hardware) assert.ok(h.meeting_min_speedup + h.needs_work.length === h.entries, h.hardware_key);
+  if (keys.includes('h200')) {
+    // The host-bound pair of issue 19: 1.787x on the H100 host, 1.201x on the H200 host.
+    const dbuf = rep.across_machines.find((r) => r.target === 'ch03:double_buffered_batch_provisioning');
+    assert.ok(dbuf && dbuf.ratio > 1.4 && dbuf.cis_disjoint, JSON.stringify(dbuf));
+  }
+});
+
 test('analysis tools present in this build return their documents', async () => {
   // whatif needs at least one constraint; the others run on the newest stored run as they are.
   const args = { aisp_analyze_whatif: { vram: 80 } };
