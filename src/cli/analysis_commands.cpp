@@ -14,6 +14,7 @@
 #include "cli/paths.hpp"
 #include "cli/store_commands.hpp"
 #include "core/json_io.hpp"
+#include "serve/reference_dataset.hpp"
 
 namespace aisp {
 namespace fs = std::filesystem;
@@ -56,10 +57,27 @@ an::Dataset load(const AnalysisArgs& a) {
       d = an::load_file(a.data);
     } else {
       fs::path db = store_path(a.db, "artifacts");
-      if (!fs::exists(db))
+      std::string reference_label;
+      if (!fs::exists(db) && a.db.empty() && !std::getenv("AISP_DB")) {
+        // No store yet (a fresh clone, no run stored): the shipped reference runs, labelled as such, instead
+        // of an error. A store named with --db or $AISP_DB must exist.
+        std::vector<fs::path> roots = {fs::path("results") / "reference"};
+        if (fs::path root = project_source_root(); !root.empty()) roots.push_back(root / "results" / "reference");
+        try {
+          auto ref = reference::open(roots);
+          std::cerr << fmt::format("aisp: no results store at {}: analysing the {}\n", db.string(), ref.label());
+          db = ref.store;
+          reference_label = ref.label();
+        } catch (const std::exception& e) {
+          fail(fmt::format("no results store at {} (ingest runs with `aisp bench ingest <run dir> --db {}`, or read "
+                           "one results file with --data), and {}", db.string(), db.string(), e.what()));
+        }
+      } else if (!fs::exists(db)) {
         fail(fmt::format("no results store at {} (ingest runs with `aisp bench ingest <run dir> --db {}`, or read one "
                          "results file with --data)", db.string(), db.string()));
+      }
       d = an::load_store(db, a.run);
+      if (!reference_label.empty()) d.source = reference_label + "; " + d.source;
     }
   } catch (const CLI::Error&) {
     throw;

@@ -25,6 +25,9 @@ struct ApiConfig {
   std::vector<std::filesystem::path> caps_dirs;   // where hardware_capabilities_<hwkey>.json are looked for
   // Live GPU state (NVML). Empty in builds or tests without NVML: /api/gpu then says so.
   std::function<json()> gpu_status;
+  // Non-empty when the store is the shipped reference dataset (no store of the user's yet): what it is,
+  // shown by the UI on every page and in /api/health and /api/summary.
+  std::string dataset_label;
 };
 
 class Api {
@@ -47,6 +50,11 @@ class Api {
   json analysis(const std::string& kind, const Query& q);
 
   const ApiConfig& config() const { return config_; }
+  // {"reference": bool, "label": string|null}: whether this is the shipped reference dataset.
+  json dataset_json() const {
+    return {{"reference", !config_.dataset_label.empty()},
+            {"label", config_.dataset_label.empty() ? json(nullptr) : json(config_.dataset_label)}};
+  }
 
  private:
   // The analysed run (`?run=`, default the newest non-calibration run) and, for scaling, earlier runs of

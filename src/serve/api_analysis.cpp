@@ -2,6 +2,8 @@
 // and friends compute it, plus the roofline view (the engine's per-variant rows and ceilings).
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "core/json_io.hpp"
 #include "serve/api.hpp"
 #include "serve/views.hpp"
@@ -141,10 +143,25 @@ json Api::analysis(const std::string& kind, const Query& q) {
                                               (config_.data_dir / "gpu_prices.json").string());
       double rate = q.number("rate", an::kNaN, 0, 1e9);
       size_t top = static_cast<size_t>(q.integer("top", 0, 0, 100000));
-      try {
-        data = an::to_json(an::cost(rows(), prices, q.text("gpu"), d.hardware.gpu_model, rate, top));
-      } catch (const std::runtime_error& e) {
-        throw bad_request(e.what());  // no price for the GPU asked for: a question the data cannot answer
+      std::string gpu = q.text("gpu").empty() ? d.hardware.gpu_model : q.text("gpu");
+      if (!std::isfinite(rate) && !an::find_price(prices, gpu)) {
+        // No price for this GPU is an answer, not an error: the UI shows the state and asks for a rate.
+        json known = json::array();
+        for (auto& p : prices.prices) known.push_back(p.gpu);
+        data = {{"priced", false},
+                {"gpu", gpu.empty() ? json(nullptr) : json(gpu)},
+                {"known", known},
+                {"prices_file", prices.source},
+                {"message", gpu.empty() ? "the GPU this run was measured on is unknown (no manifest): pass gpu or rate"
+                                        : fmt::format("no price for GPU '{}' in {}: add it there (with its source) or "
+                                                      "pass rate (USD per GPU-hour)", gpu, prices.source)}};
+      } else {
+        try {
+          data = an::to_json(an::cost(rows(), prices, q.text("gpu"), d.hardware.gpu_model, rate, top));
+          data["priced"] = true;
+        } catch (const std::runtime_error& e) {
+          throw bad_request(e.what());
+        }
       }
     } else {
       data = an::to_json(an::scaling(d.runs));

@@ -131,6 +131,7 @@ json Api::summary(const Query& q) {
   }
   json active = progress(Query(Query::Map{}))["active"];
   return {{"store", store_.path().string()},
+          {"dataset", dataset_json()},
           {"runs", runs.size()},
           {"complete_runs", complete},
           {"calibration_runs", calibration},

@@ -195,7 +195,8 @@ struct DashboardServer::Impl {
     }
     if (rest == "health") {
       q.only({});
-      return {{"ok", true}, {"store", store.path().string()}, {"version", AISP_VERSION}};
+      return {{"ok", true}, {"store", store.path().string()}, {"version", AISP_VERSION},
+              {"dataset", api.dataset_json()}};
     }
     throw not_found("unknown endpoint " + path + " (GET /api lists them)");
   }

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
@@ -10,6 +11,7 @@
 
 #include "serve/dashboard_server.hpp"
 #include "serve/gpu_live.hpp"
+#include "serve/reference_dataset.hpp"
 #include "serve/serve_options.hpp"
 
 namespace fs = std::filesystem;
@@ -40,9 +42,25 @@ int main(int argc, char** argv) {
 
   serve::ServeConfig c;
   c.db = !o.data.empty() ? fs::path(o.data) : std::getenv("AISP_DB") ? fs::path(std::getenv("AISP_DB")) : fs::path("artifacts/aisp.db");
-  fs::path artifacts = !o.artifacts_dir.empty() ? fs::path(o.artifacts_dir)
-                       : c.db.has_parent_path()  ? c.db.parent_path()
-                                                 : fs::path(".");
+  // No store at the default place (a fresh clone, no run yet): the shipped reference runs, read-only and
+  // labelled as such, rather than an error. A store named explicitly (--data, $AISP_DB) must exist.
+  std::string dataset_label;
+  if (o.data.empty() && !std::getenv("AISP_DB") && !fs::exists(c.db)) {
+    try {
+      auto ref = reference::open({fs::path("results") / "reference", fs::path(AISP_PROJECT_SOURCE_DIR) / "results" / "reference"});
+      std::cerr << fmt::format("aisp serve: no results store at {}: serving the {}\n", c.db.string(), ref.label());
+      c.db = ref.store;
+      dataset_label = ref.label();
+    } catch (const std::exception& e) {
+      std::cerr << fmt::format("aisp serve: no results store at {} and {}\n", c.db.string(), e.what());
+      return 2;
+    }
+  }
+  // Runs in progress and hw/ are looked for beside the store, or in ./artifacts for the reference dataset.
+  fs::path artifacts = !o.artifacts_dir.empty()    ? fs::path(o.artifacts_dir)
+                       : !dataset_label.empty()    ? fs::path("artifacts")
+                       : c.db.has_parent_path()    ? c.db.parent_path()
+                                                   : fs::path(".");
   c.web_root = !o.web_root.empty() ? fs::path(o.web_root) : self_dir() / "web";
   c.threads = o.threads;
   c.max_client_connections = o.max_client_connections;
@@ -52,7 +70,18 @@ int main(int argc, char** argv) {
   c.api.bench_root = o.bench_root;
   c.api.data_dir = data_dir();
   c.api.caps_dirs = {artifacts / "hw", fs::path("artifacts") / "hw", fs::path(AISP_PROJECT_SOURCE_DIR) / "artifacts" / "hw"};
+  // The measured ceilings shipped with the reference runs (results/reference/<gpu>/hardware_capabilities_
+  // <hwkey>.json): found after the user's own, so a GPU measured here wins over the shipped file.
+  for (const fs::path& root : {fs::path("results") / "reference", fs::path(AISP_PROJECT_SOURCE_DIR) / "results" / "reference"}) {
+    std::error_code ec;
+    std::vector<fs::path> dirs;
+    for (auto& e : fs::directory_iterator(root, ec))
+      if (e.is_directory(ec)) dirs.push_back(e.path());
+    std::sort(dirs.begin(), dirs.end());
+    c.api.caps_dirs.insert(c.api.caps_dirs.end(), dirs.begin(), dirs.end());
+  }
   c.api.gpu_status = serve::live_gpu_status;
+  c.api.dataset_label = dataset_label;
 
   // Signals are taken by one thread with sigwait, so SIGINT/SIGTERM stop the server cleanly (in-flight
   // requests finish) instead of killing it mid-response. Blocked before any server thread exists.

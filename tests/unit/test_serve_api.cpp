@@ -84,7 +84,13 @@ TEST_F(ServeApi, BadParametersAre400sThatNameTheParameter) {
   EXPECT_NE(s().fails("/api/compare?baseline=latest", 400).find("candidate"), std::string::npos);
   EXPECT_NE(s().fails("/api/analysis/whatif?vram=lots", 400).find("'vram'"), std::string::npos);
   EXPECT_NE(s().fails("/api/analysis/whatif?latency=nan", 400).find("'latency'"), std::string::npos);
-  EXPECT_NE(s().fails("/api/analysis/cost?gpu=NoSuchGPU9000", 400).find("NoSuchGPU9000"), std::string::npos);
+  // No price for a GPU is a state the answer describes (the UI shows it and asks for a rate), not an error.
+  json no_price = s().ok("/api/analysis/cost?gpu=NoSuchGPU9000")["data"];
+  EXPECT_EQ(no_price["priced"], false);
+  EXPECT_EQ(no_price["gpu"], "NoSuchGPU9000");
+  EXPECT_NE(no_price["message"].get<std::string>().find("no price for GPU 'NoSuchGPU9000'"), std::string::npos);
+  EXPECT_EQ(s().ok("/api/analysis/cost?gpu=NoSuchGPU9000&rate=2")["data"]["priced"], true);
+  EXPECT_NE(s().fails("/api/analysis/cost?rate=0", 400).find("rate"), std::string::npos);
   EXPECT_NE(s().fails("/api/targets/ch07:transpose/history?mode=warm", 400).find("'mode'"), std::string::npos);
   EXPECT_NE(s().fails("/api/summary?x=1", 400).find("accepted: none"), std::string::npos);
 }

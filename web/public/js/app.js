@@ -80,7 +80,20 @@ async function pollProgress() {
   }
 }
 
+// With no results store of the user's, the server shows the shipped reference runs: every page says so.
+async function datasetBanner() {
+  try {
+    const health = await api('health');
+    const d = health.dataset || {};
+    const banner = document.getElementById('dataset');
+    banner.hidden = !d.reference;
+    if (d.reference) banner.replaceChildren(h('b', {}, 'Reference dataset — '), d.label,
+      '. Your own runs appear once `aisp bench run` has stored one (or start with --data <store>).');
+  } catch (e) { /* the pages report an unreachable server themselves */ }
+}
+
 window.addEventListener('hashchange', show);
+datasetBanner();
 show();
 pollProgress();
 setInterval(pollProgress, 3000);

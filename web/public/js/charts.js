@@ -2,7 +2,7 @@
 // aligned line charts with CI bands and change-point markers (history), point clouds with optional
 // lines on log axes (Pareto, roofline), and sample histograms.
 import {h} from './dom.js';
-import {fmt, isNum} from './format.js';
+import {fmt, isNum, ms, plain} from './format.js';
 
 export const palette = ['#1f6feb', '#d9480f', '#2f9e44', '#9c36b5', '#e67700', '#0c8599', '#c2255c', '#5c940d'];
 const live = new Set();  // charts to resize with the window
@@ -35,8 +35,9 @@ window.addEventListener('resize', () => {
   }
 });
 
-// Axis labels: uPlot passes null for ticks it wants unlabeled (log-axis minors).
-const ticks = (digits = 3, suffix = '') => (u, vals) => vals.map(v => (v === null || v === undefined ? '' : fmt(v, digits) + suffix));
+// Axis labels: uPlot passes null for ticks it wants unlabeled (log-axis minors). `format` turns a value
+// into text with its unit (ms → "250 µs", FLOP/s → "40 TFLOP/s"): no "1.00e-4" next to "10000".
+const ticks = (format = v => plain(v)) => (u, vals) => vals.map(v => (v === null || v === undefined ? '' : format(v)));
 
 const alpha = (hex, a) => {
   const n = parseInt(hex.slice(1), 16);
@@ -45,7 +46,7 @@ const alpha = (hex, a) => {
 
 // series: [{label, values, color, lo, hi}] over x = 0..n-1 (runs in order); labels: x tick text;
 // markers: [{x, text, color}] drawn as dashed vertical lines (change points).
-export function historyChart(el, {labels, series, yLabel, yLog = true, markers = [], height = 280, refLine}) {
+export function historyChart(el, {labels, series, yLabel, yLog = true, markers = [], height = 280, refLine, yFormat = ms}) {
   if (!haveLibrary(el)) return null;
   const xs = labels.map((_, i) => i);
   const data = [xs];
@@ -55,7 +56,7 @@ export function historyChart(el, {labels, series, yLabel, yLog = true, markers =
     const color = s.color || palette[i % palette.length];
     data.push(s.values);
     useries.push({label: s.label, stroke: color, width: 2, points: {show: true, size: 6, fill: color},
-                  value: (u, v) => (isNum(v) ? fmt(v, 4) : '–'), spanGaps: true});
+                  value: (u, v) => (isNum(v) ? yFormat(v) : '–'), spanGaps: true});
     const mid = data.length - 1;
     if (s.lo && s.hi) {
       data.push(s.hi, s.lo);
@@ -73,7 +74,7 @@ export function historyChart(el, {labels, series, yLabel, yLog = true, markers =
     axes: [
       {values: (u, vals) => vals.map(v => (Number.isInteger(v) && labels[v] !== undefined ? labels[v] : '')),
        space: 90, size: 40},
-      {label: yLabel, size: 70, values: ticks()},
+      {label: yLabel, size: 80, values: ticks(yFormat)},
     ],
     hooks: {draw: [u => drawMarkers(u, markers, refLine)]},
   }, data);
@@ -111,8 +112,10 @@ function drawMarkers(u, markers, refLine) {
 }
 
 // groups: [{label, color, points: [{x, y, text}], line: bool}] on a shared x; every group is drawn as
-// points (optionally joined); `lines` are drawn as plain lines (roofs). Points carry their own text.
-export function pointChart(el, {groups, lines = [], xLabel, yLabel, xLog, yLog, height = 340, labelPoints = true}) {
+// points (optionally joined); `lines` are drawn as plain lines (roofs), each labelled at its right end in
+// its own colour. Point names show in a tooltip under the cursor (fixed labels piled on each other).
+export function pointChart(el, {groups, lines = [], xLabel, yLabel, xLog, yLog, height = 360, xFormat = v => plain(v),
+                                yFormat = v => plain(v)}) {
   if (!haveLibrary(el)) return null;
   const xset = new Set();
   for (const g of groups) for (const p of g.points) if (isNum(p.x)) xset.add(p.x);
@@ -120,9 +123,9 @@ export function pointChart(el, {groups, lines = [], xLabel, yLabel, xLog, yLog, 
   const xs = [...xset].sort((a, b) => a - b);
   const index = new Map(xs.map((x, i) => [x, i]));
   const data = [xs];
-  const series = [{label: xLabel, value: (u, v) => (isNum(v) ? fmt(v, 4) : '–')}];
+  const series = [{label: xLabel, value: (u, v) => (isNum(v) ? xFormat(v) : '–')}];
   const texts = [];
-  groups.forEach((g, gi) => {
+  groups.forEach(g => {
     const ys = new Array(xs.length).fill(null);
     for (const p of g.points) if (isNum(p.x) && isNum(p.y)) {
       ys[index.get(p.x)] = p.y;
@@ -132,23 +135,67 @@ export function pointChart(el, {groups, lines = [], xLabel, yLabel, xLog, yLog, 
     series.push({label: g.label, stroke: g.color, fill: g.color, width: g.line ? 1.5 : 0,
                  paths: g.line ? undefined : () => null, spanGaps: !!g.line,
                  points: {show: true, size: 10, fill: g.color, stroke: g.color},
-                 value: (u, v) => (isNum(v) ? fmt(v, 4) : '–')});
+                 value: (u, v) => (isNum(v) ? yFormat(v) : '–')});
   });
   for (const l of lines) {
     const ys = new Array(xs.length).fill(null);
     l.xs.forEach((x, i) => { ys[index.get(x)] = l.ys[i]; });
     data.push(ys);
     series.push({label: l.label, stroke: l.color, width: 2, dash: l.dash, spanGaps: true, points: {show: false},
-                 value: (u, v) => (isNum(v) ? fmt(v, 4) : '–')});
+                 value: (u, v) => (isNum(v) ? yFormat(v) : '–')});
   }
-  return make(el, {
+  const tip = h('div', {class: 'chart-tip', hidden: true});
+  const u = make(el, {
     height,
     scales: {x: {time: false, ...(xLog ? {distr: 3, log: 10} : {range: padded})},
              y: yLog ? {distr: 3, log: 10} : {range: padded}},
     series,
-    axes: [{label: xLabel, values: ticks()}, {label: yLabel, size: 70, values: ticks()}],
-    hooks: {draw: [u => labelPoints && drawTexts(u, texts)]},
+    axes: [{label: xLabel, values: ticks(xFormat)}, {label: yLabel, size: 90, values: ticks(yFormat)}],
+    hooks: {draw: [u => drawLineLabels(u, lines)], setCursor: [u => showTip(u, tip, texts, xFormat, yFormat)]},
   }, data);
+  u.over.appendChild(tip);
+  return u;
+}
+
+// The point nearest the cursor (within 14 px), named in a small box beside it.
+function showTip(u, tip, texts, xFormat, yFormat) {
+  const {left, top} = u.cursor;
+  if (!isNum(left) || left < 0) { tip.hidden = true; return; }
+  let best = null, bestD = 14 * 14;
+  for (const t of texts) {
+    const dx = u.valToPos(t.x, 'x') - left, dy = u.valToPos(t.y, 'y') - top;
+    const d = dx * dx + dy * dy;
+    if (d < bestD) { bestD = d; best = t; }
+  }
+  if (!best) { tip.hidden = true; return; }
+  tip.hidden = false;
+  tip.textContent = `${best.text}: ${xFormat(best.x)}, ${yFormat(best.y)}`;
+  const x = u.valToPos(best.x, 'x'), y = u.valToPos(best.y, 'y');
+  tip.style.left = Math.min(x + 12, u.over.clientWidth - 260) + 'px';
+  tip.style.top = Math.max(y - 28, 0) + 'px';
+  tip.style.borderColor = best.color;
+}
+
+// Each roof's name at its right end, in the roof's colour; names that would overlap move down a line.
+function drawLineLabels(u, lines) {
+  if (!lines.length) return;
+  const ctx = u.ctx, dpr = window.devicePixelRatio || 1;
+  ctx.save();
+  ctx.font = `${11 * dpr}px sans-serif`;
+  ctx.textAlign = 'right';
+  ctx.textBaseline = 'bottom';
+  const placed = [];
+  const right = u.bbox.left + u.bbox.width - 4 * dpr;
+  for (const l of lines) {
+    if (!l.name) continue;
+    const yEnd = l.ys[l.ys.length - 1];
+    let y = Math.max(u.bbox.top + 12 * dpr, u.valToPos(yEnd, 'y', true) - 3 * dpr);
+    while (placed.some(p => Math.abs(p - y) < 13 * dpr)) y += 13 * dpr;
+    placed.push(y);
+    ctx.fillStyle = l.color;
+    ctx.fillText(l.name, right, y);
+  }
+  ctx.restore();
 }
 
 // Linear axes get 10% room around the data so points at the extremes are not cut by the frame.
@@ -156,34 +203,6 @@ function padded(u, min, max) {
   if (min === null || max === null) return [0, 1];
   const span = max - min || Math.abs(max) || 1;
   return [min - span * 0.12, max + span * 0.12];
-}
-
-// Point labels: right of the point, or left of it near the right edge; a label that would overlap one
-// already drawn moves down a line.
-function drawTexts(u, texts) {
-  const ctx = u.ctx, dpr = window.devicePixelRatio || 1;
-  ctx.save();
-  ctx.font = `${11 * dpr}px sans-serif`;
-  ctx.textAlign = 'left';  // uPlot leaves its last axis alignment on the context
-  ctx.textBaseline = 'alphabetic';
-  ctx.fillStyle = '#343a40';
-  const placed = [];
-  const right = u.bbox.left + u.bbox.width;
-  for (const t of [...texts].sort((a, b) => a.x - b.x)) {
-    if (!t.text) continue;
-    const px = u.valToPos(t.x, 'x', true), py = u.valToPos(t.y, 'y', true);
-    const w = ctx.measureText(t.text).width;
-    let x = px + 8 * dpr;
-    if (x + w > right) x = px - 8 * dpr - w;
-    x = Math.max(u.bbox.left + 2 * dpr, x);
-    const line = 13 * dpr;
-    // Above the point, or below it when that would leave the plot.
-    let y = py - 6 * dpr < u.bbox.top + line ? py + 16 * dpr : py - 6 * dpr;
-    while (placed.some(p => Math.abs(p.y - y) < line && x < p.x + p.w && p.x < x + w)) y += line;
-    placed.push({x, y, w});
-    ctx.fillText(t.text, x, y);
-  }
-  ctx.restore();
 }
 
 // Sample histograms of several variants. relative: x = deviation from each variant's own median (%),
@@ -203,7 +222,8 @@ export function histogramChart(el, {variants, relative, bins = 40, height = 260}
   const w = (hi - lo) / bins;
   const xs = Array.from({length: bins}, (_, i) => lo + (i + 0.5) * w);
   const data = [xs];
-  const series = [{label: relative ? 'vs own median (%)' : 'time (ms)', value: (u, v) => (isNum(v) ? fmt(v, 4) : '–')}];
+  const xFormat = relative ? (v => fmt(v, 3) + ' %') : ms;
+  const series = [{label: relative ? 'vs own median' : 'time per run', value: (u, v) => (isNum(v) ? xFormat(v) : '–')}];
   transformed.forEach((t, i) => {
     const counts = new Array(bins).fill(0);
     for (const v of t.values) {
@@ -220,8 +240,8 @@ export function histogramChart(el, {variants, relative, bins = 40, height = 260}
     height,
     scales: {x: {time: false}},
     series,
-    axes: [{label: relative ? 'deviation from the variant\u2019s median (%)' : 'time per run (ms)',
-            values: ticks()},
+    axes: [{label: relative ? 'deviation from the variant\u2019s median (%)' : 'time per run',
+            values: ticks(xFormat)},
            {label: 'share of samples', size: 60, values: (u, v) => v.map(x => (x === null ? '' : fmt(x * 100, 2) + '%'))}],
   }, data);
 }
@@ -236,12 +256,12 @@ export function sampleSeriesChart(el, {variants, height = 240}) {
     const color = v.color || palette[i % palette.length];
     data.push(Array.from({length: n}, (_, k) => (k < v.samples.length ? v.samples[k] : null)));
     series.push({label: v.label, stroke: color, width: 0, paths: () => null, points: {show: true, size: 3, fill: color},
-                 value: (u, x) => (isNum(x) ? fmt(x, 4) + ' ms' : '–')});
+                 value: (u, x) => (isNum(x) ? ms(x) : '–')});
   });
   return make(el, {
     height,
     scales: {x: {time: false}, y: {distr: 3, log: 10}},
     series,
-    axes: [{label: 'sample index (timing order)'}, {label: 'ms', size: 60, values: ticks()}],
+    axes: [{label: 'sample index (timing order)'}, {label: 'time per run', size: 80, values: ticks(ms)}],
   }, data);
 }

@@ -14,17 +14,44 @@ export function ms(v) {
   if (!isNum(v)) return '–';
   if (v >= 1000) return fmt(v / 1000, 4) + ' s';
   if (v >= 1) return fmt(v, 4) + ' ms';
-  return fmt(v * 1000, 4) + ' µs';
+  if (v === 0 || v >= 1e-3) return fmt(v * 1000, 4) + ' µs';
+  return fmt(v * 1e6, 4) + ' ns';
 }
 
 export const pct = (v, digits = 3) => (isNum(v) ? fmt(v, digits) + ' %' : '–');
 export const speed = v => (isNum(v) ? fmt(v, 4) + '×' : '–');
 
-export function rate(v, unit) {
+// SI prefixes for rates: 3.35e12 B/s → "3.35 TB/s", 4.2e13 FLOP/s → "42 TFLOP/s" (never "4.2e+13").
+export function rate(v, unit, digits = 4) {
   if (!isNum(v)) return '–';
-  const steps = [[1e12, 'T'], [1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
-  for (const [f, p] of steps) if (Math.abs(v) >= f) return fmt(v / f, 4) + ' ' + p + unit;
-  return fmt(v, 4) + ' ' + unit;
+  const steps = [[1e15, 'P'], [1e12, 'T'], [1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
+  for (const [f, p] of steps) if (Math.abs(v) >= f) return Number((v / f).toPrecision(digits)) + ' ' + p + unit;
+  return Number(v.toPrecision(digits)) + ' ' + unit;
+}
+
+// A dimensionless axis value without exponents: 0.01, 0.5, 12, 3.4 k, 10 M.
+export function plain(v, digits = 3) {
+  if (!isNum(v)) return '–';
+  const a = Math.abs(v);
+  if (a >= 1e3) return rate(v, '', digits).trim();
+  if (a === 0 || a >= 1e-4) return String(Number(v.toPrecision(digits)));
+  return v.toExponential(1);
+}
+
+// A value in the unit a server field names: "GB/s" and "TFLOP/s" in SI steps, "ms" as a time.
+export function withUnit(v, unit) {
+  if (!isNum(v)) return '–';
+  const u = (unit || '').trim();
+  if (u === 'GB/s') return rate(v * 1e9, 'B/s');
+  if (u === 'TB/s') return rate(v * 1e12, 'B/s');
+  if (u === 'TFLOP/s' || u === 'TFLOPS') return rate(v * 1e12, 'FLOP/s');
+  if (u === 'GFLOP/s') return rate(v * 1e9, 'FLOP/s');
+  if (u === 'FLOP/s' || u === 'B/s') return rate(v, u);
+  const perSecond = /^(.*?)\s*(bytes|B|FLOP|flop)\/s$/.exec(u);  // "PCIe bytes/s" → "55.1 GB/s (PCIe)"
+  if (perSecond) return rate(v, /^(bytes|B)$/.test(perSecond[2]) ? 'B/s' : 'FLOP/s') + (perSecond[1] ? ` (${perSecond[1]})` : '');
+  if (u === 'ms') return ms(v);
+  if (u === '%') return pct(v);
+  return `${fmt(v, 4)} ${u}`.trim();
 }
 
 // Verdict or status badge; the color says how to read it (docs/dashboard.md, "Pages"). The server

@@ -131,12 +131,12 @@ function renderHistory(root, history, currentGpu) {
     const timeEl = h('div', {class: 'chart history-chart'});
     box.appendChild(h('h3', {}, key, ' — median per run with its 95% CI; dashed lines mark change points'));
     box.appendChild(timeEl);
-    historyChart(timeEl, {labels, series: timeSeries, yLabel: 'median (ms)', markers});
+    historyChart(timeEl, {labels, series: timeSeries, yLabel: 'median per run', markers});
     if (speedSeries.length) {
       const speedEl = h('div', {class: 'chart'});
       box.appendChild(h('h3', {}, key, ' — speedup per run [95% CI]'));
       box.appendChild(speedEl);
-      historyChart(speedEl, {labels, yLabel: 'speedup (×)', refLine: 1, height: 220,
+      historyChart(speedEl, {labels, yLabel: 'speedup', refLine: 1, height: 220, yFormat: v => fmt(v, 3) + '×',
         series: speedSeries.map(s => ({label: s.label, values: s.sp, lo: s.splo, hi: s.sphi, color: s.color}))});
     }
   }
