@@ -116,8 +116,9 @@ const char* kInstructions =
     "intervals. Start with aisp_status (or aisp_triage when something looks wrong). aisp_benchmark_targets lists "
     "what can run. Runs and hardware probes are jobs: aisp_run_benchmarks returns a job_id at once; poll "
     "aisp_job_status, then read aisp_job_result. Stored results: aisp_benchmark_runs, aisp_benchmark_history, "
-    "aisp_benchmark_compare_runs, aisp_benchmark_expectations and the aisp_analyze* tools. A variant marked INVALID "
-    "failed a validity check: never report it as a speedup.";
+    "aisp_benchmark_compare_runs, aisp_benchmark_expectations and the aisp_analyze* tools; aisp_run_triage says what "
+    "is wrong with a stored run and what to do next. A variant marked INVALID failed a validity check: never report "
+    "it as a speedup.";
 
 int list_tools(const mcp::ServerConfig& config, bool as_json) {
   mcp::JobManager jobs(64, config.max_active_jobs);

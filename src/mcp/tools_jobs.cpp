@@ -329,8 +329,10 @@ std::vector<Tool> job_tools(const ServerConfig& config, JobManager& jobs) {
        }});
 
   tools.push_back({"aisp_job_cancel", "Cancel a job",
-                   "Stop a queued or running job: its process group gets SIGTERM, then SIGKILL after 3 s. A benchmark "
-                   "run's artifacts written so far stay on disk. Cancelling an ended job changes nothing.",
+                   "Stop a queued or running job: its process group gets SIGTERM, then SIGKILL after 3 s, and the "
+                   "job's temporary files (the disk probe's test file) are removed before it reports `cancelled`. A "
+                   "benchmark run's directory written so far stays (it is labelled as the job's). Cancelling an ended "
+                   "job changes nothing.",
                    job_id_input(), job_schema(), starts_work_annotations(), [&jobs](ToolCall& call) {
                      std::string id = job_id_arg(call.arguments, jobs);
                      jobs.cancel(id);

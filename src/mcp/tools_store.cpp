@@ -5,8 +5,10 @@
 
 #include <cmath>
 #include <filesystem>
+#include <map>
 
 #include "core/expectation_check.hpp"
+#include "core/json_io.hpp"
 #include "core/verdict.hpp"
 #include "mcp/schema.hpp"
 #include "mcp/tools.hpp"
@@ -238,6 +240,12 @@ std::vector<Tool> store_tools(const ServerConfig& config) {
        {"goal", s::string("speed, memory, throughput or latency", 32)},
        {"severity", s::string("ok, needs-work (below min_speedup) or fail (a failed status)", 32)},
        {"recorded", s::object({}, {}, false, "Provenance: date, commit, GPU, driver, samples")},
+       {"between_machine", s::nullable(s::object({{"spread", s::number("Relative widening of the CI a run is checked "
+                                                                         "against (0.6: [low / 1.6, high x 1.6])")},
+                                                  {"source", s::string("Why: between_machine_spread, host_bound", 1024)}},
+                                                 {"spread", "source"}, false,
+                                                 "Set for pairs whose speedup depends on the host (null: the recorded "
+                                                 "CI is the band)"))},
        {"file", s::string("The expectations file", 4096)}},
       {"target", "chapter", "hardware_key", "best_improvement", "severity", "file"});
   tools.push_back(
@@ -262,6 +270,7 @@ std::vector<Tool> store_tools(const ServerConfig& config) {
          std::vector<std::string> errors;
          auto all = list_expectations(root, arg_string(call.arguments, "hardware"), &errors);
          json out = json::array();
+         std::map<fs::path, json> raw;  // each file as written, for the keys the typed reader drops
          for (auto& l : all) {
            double best = best_improvement(l.entry);
            if (!show_all && !(best >= min_speedup)) continue;
@@ -279,6 +288,19 @@ std::vector<Tool> store_tools(const ServerConfig& config) {
                                         {"driver_version", p.driver_version}, {"mode", p.mode},
                                         {"baseline_samples", p.baseline_samples},
                                         {"optimized_samples", p.optimized_samples}}},
+                          {"between_machine", [&] {
+                             if (!raw.count(l.file)) {
+                               try {
+                                 raw[l.file] = read_json(l.file).value("examples", json::object());
+                               } catch (const std::exception&) {
+                                 raw[l.file] = json::object();
+                               }
+                             }
+                             const json& r = raw[l.file];
+                             MachineSpread m = machine_spread_for(r.contains(e.example) ? r[e.example] : json(nullptr),
+                                                                  TargetResult{}, &e);
+                             return m.relative > 0 ? json{{"spread", m.relative}, {"source", m.source}} : json(nullptr);
+                           }()},
                           {"file", l.file.string()}});
          }
          return json{{"source_root", root.string()}, {"total", all.size()}, {"entries", out}, {"errors", errors}};

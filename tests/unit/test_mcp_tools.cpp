@@ -356,5 +356,51 @@ TEST(McpTools, NoCudaContextWhileAGpuJobRuns) {
   jobs.cancel(second);
 }
 
+// A host-bound flag written in a chapter's expectations file shows in both expectation tools, and the
+// report lists the pairs whose speedups differ between GPUs.
+TEST(McpTools, ExpectationToolsShowTheBetweenMachineSpread) {
+  TempDir src;
+  auto entry = [](double speedup, double low, double high) {
+    return json{{"example", "dbuf"}, {"target", "ch03:dbuf"}, {"optimization_goal", "speed"}, {"status", "succeeded"},
+                {"metrics", {{"best_speedup", speedup}, {"best_speedup_ci_low", low}, {"best_speedup_ci_high", high},
+                             {"baseline_time_ms", 2.0}, {"best_optimized_time_ms", 2.0 / speedup}}},
+                {"metadata", {{"best_optimization", "dbuf"}}},
+                {"provenance", {{"mode", "cold"}}}};
+  };
+  json h100 = {{"schema_version", 1}, {"hardware_key", "h100_80gb_hbm3"}, {"examples", {{"dbuf", entry(1.787, 1.414, 2.021)}}}};
+  h100["examples"]["dbuf"]["host_bound"] = true;
+  json h200 = {{"schema_version", 1}, {"hardware_key", "h200"}, {"examples", {{"dbuf", entry(1.201, 1.166, 1.236)}}}};
+  src.touch("chapters/ch03/expectations_h100_80gb_hbm3.json", h100.dump());
+  src.touch("chapters/ch03/expectations_h200.json", h200.dump());
+  ServerConfig c;
+  c.source_root = src.path;
+  JobManager jobs;
+  auto tools = make_tools(c, jobs);
+  std::atomic<bool> cancelled{false};
+  auto run = [&](const std::string& name, const json& args) {
+    for (auto& t : tools)
+      if (t.name == name) {
+        ToolCall call{args, cancelled, [](double, double, const std::string&) {}};
+        json out = t.run(call);
+        EXPECT_TRUE(schema::validate(out, t.output_schema).empty()) << name << ": " << out.dump();
+        return out;
+      }
+    throw std::runtime_error("no tool " + name);
+  };
+  json listed = run("aisp_benchmark_expectations", {{"show_all", true}});
+  ASSERT_EQ(listed["entries"].size(), 2u);
+  for (auto& e : listed["entries"]) {
+    if (e["hardware_key"] == "h100_80gb_hbm3") EXPECT_EQ(e["between_machine"]["source"], "host_bound") << e.dump();
+    else EXPECT_TRUE(e["between_machine"].is_null()) << e.dump();
+  }
+  json report = run("aisp_expectations_report", json::object());
+  ASSERT_EQ(report["hardware"].size(), 2u);
+  EXPECT_EQ(report["hardware"][0]["between_machine"].size(), 1u);  // h100_80gb_hbm3 sorts first
+  ASSERT_EQ(report["across_machines"].size(), 1u);
+  EXPECT_EQ(report["across_machines"][0]["target"], "ch03:dbuf");
+  EXPECT_NEAR(report["across_machines"][0]["ratio"].get<double>(), 1.787 / 1.201, 1e-9);
+  EXPECT_EQ(report["across_machines"][0]["cis_disjoint"], true);
+}
+
 }  // namespace
 }  // namespace aisp::mcp
