@@ -137,6 +137,7 @@ void JobManager::run_job(const std::shared_ptr<Job>& job) {
   o.cancel = &job->cancel;
   o.timeout_s = job->spec.timeout_s;
   o.cwd = job->spec.cwd;
+  o.env = job->spec.env;
   std::error_code ec;
   if (!o.cwd.empty()) std::filesystem::create_directories(o.cwd, ec);
   if (!scratch.dir.empty()) std::filesystem::create_directories(scratch.dir, ec);

@@ -38,6 +38,7 @@ struct JobSpec {
   // Explains an exit code for the caller ("1: a regression or failed verification"); may be empty.
   std::function<std::string(int exit_code)> explain_exit;
   std::string cwd;            // the child's working directory ("" = the server's)
+  std::vector<std::string> env;  // NAME=value added to the child's environment
   // Temporary files of this job (the disk probe's test file): made before the child starts and removed
   // with everything in it when the job ends, whether it finished, failed or was cancelled (also when the
   // client goes away: shutdown cancels every job and waits for this). Empty: none.

@@ -227,7 +227,11 @@ std::vector<Tool> job_tools(const ServerConfig& config, JobManager& jobs) {
                std::replace(f.begin(), f.end(), '_', '-');
                argv.push_back("--" + f);
              }
-           JobSpec spec{"bench_run", argv, true, 0, bench_exit_meaning, config.work_dir().string(), ""};
+           JobSpec spec{"bench_run", argv, true, 0, bench_exit_meaning, config.work_dir().string(), {}, ""};
+           // --bench-root pairs are compiled into a cache, by default under $HOME; from the server it goes
+           // under the artifacts directory, unless whoever started the server chose one ($AISP_CACHE_DIR).
+           if (!std::getenv("AISP_CACHE_DIR") && !config.artifacts_dir.empty())
+             spec.env.push_back("AISP_CACHE_DIR=" + (config.artifacts_dir / "mcp" / "plugin-cache").string());
            return started(jobs, submit(jobs, std::move(spec)));
          }});
   }
@@ -275,7 +279,7 @@ std::vector<Tool> job_tools(const ServerConfig& config, JobManager& jobs) {
                                           : fmt::format("{}: {}", code, code == 2 ? "needs a GPU or bad arguments"
                                                                                   : "a measurement failed (see the log)");
                        },
-                       config.work_dir().string(), scratch};
+                       config.work_dir().string(), {}, scratch};
            return started(jobs, submit(jobs, std::move(job)));
          }});
   }
