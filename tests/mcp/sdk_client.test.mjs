@@ -172,6 +172,8 @@ test('stored runs, history and run comparison over the reference H100 runs', asy
   assert.equal(cmp.slower, cmp.rows.filter((r) => r.change === 'slower').length);
   const byId = await call('aisp_benchmark_compare_runs', { run_a: String(runs.runs[1].id), run_b: runs.runs[3].run });
   assert.equal(byId.a.id, runs.runs[1].id);
+  const byInteger = await call('aisp_benchmark_compare_runs', { run_a: runs.runs[0].id, run_b: runs.runs[2].id });
+  assert.deepEqual([byInteger.a.id, byInteger.b.id], [runs.runs[0].id, runs.runs[2].id], 'integer run ids');
   assert.match(await callError('aisp_benchmark_history', { target: 'ch07:copy_scalr' }), /ch07:copy_scalar/);
   assert.match(await callError('aisp_benchmark_compare_runs', { run_a: 'nonexistent-run' }), /nonexistent-run/);
 });
