@@ -14,7 +14,9 @@
 #include <thread>
 #include <cstdio>
 #include <mutex>
+#include <limits>
 #include <set>
+#include <unordered_map>
 
 #include "core/json_io.hpp"
 #include "serve/guarded_server.hpp"
@@ -201,12 +203,103 @@ struct DashboardServer::Impl {
     throw not_found("unknown endpoint " + path + " (GET /api lists them)");
   }
 
+  // Whole answers, serialized, per store version: a stored run never changes, so until the store does
+  // (a new run ingested, the file replaced) the same request has the same answer, and serving it is a
+  // lookup and a copy. Answers that also read files or the clock carry a maximum age.
+  struct CachedAnswer {
+    std::string version;
+    std::chrono::steady_clock::time_point at;
+    std::shared_ptr<const std::string> body;
+  };
+  std::mutex answers_mutex;
+  std::unordered_map<std::string, CachedAnswer> answers;
+  size_t answer_bytes = 0;
+  static constexpr size_t kMaxAnswerBytes = 64u << 20, kMaxAnswers = 4096;
+
+  // Seconds an answer may be reused (within one store version); negative: never cached.
+  static double max_age(const std::string& path) {
+    if (path == "/api/gpu" || path == "/api/progress" || path == "/api/health") return -1;  // live
+    if (path == "/api/summary") return 2;                        // counts runs in progress (files)
+    if (path == "/api/targets" || path == "/api/hw") return 10;  // --bench-root tree, capabilities files
+    if (starts_with(path, "/api/analysis/") || path == "/api/roofline") return 30;  // capabilities, data files
+    return std::numeric_limits<double>::infinity();             // the store alone
+  }
+
+  static std::string cache_key(const httplib::Request& req) {
+    std::vector<std::pair<std::string, std::string>> params(req.params.begin(), req.params.end());
+    std::sort(params.begin(), params.end());
+    std::string key = req.path;
+    for (auto& [k, v] : params) key += '\x1f' + k + '\x1e' + v;
+    return key;
+  }
+
+  // One computation per missing answer: requests for the same answer wait for the first one's result
+  // instead of all computing it (64 clients asking at once for a cold /api/benchmarks).
+  std::mutex inflight_mutex;
+  std::map<std::string, std::shared_ptr<std::mutex>> inflight;
+
+  bool answer_from_cache(const std::string& key, const std::string& version, double age, httplib::Response& res) {
+    std::lock_guard lock(answers_mutex);
+    auto it = answers.find(key);
+    if (it == answers.end() || it->second.version != version ||
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - it->second.at).count() >= age)
+      return false;
+    res.set_content(*it->second.body, "application/json");
+    res.status = 200;
+    return true;
+  }
+
   void serve_api(const httplib::Request& req, httplib::Response& res) {
     res.set_header("Cache-Control", "no-store");
+    double age = max_age(req.path);
+    std::string key, version;
+    std::shared_ptr<std::mutex> computing;
+    std::unique_lock<std::mutex> computing_lock;
+    if (age >= 0) {
+      key = cache_key(req);
+      version = store.version();
+      if (answer_from_cache(key, version, age, res)) return;
+      {
+        std::lock_guard lock(inflight_mutex);
+        auto& m = inflight[key];
+        if (!m) m = std::make_shared<std::mutex>();
+        computing = m;
+      }
+      computing_lock = std::unique_lock(*computing);
+    }
+    // The in-flight entry goes when its last user is done, so distinct queries (?q=<anything>) cannot
+    // grow the map.
+    struct Done {
+      Impl* self;
+      const std::string* key;
+      std::shared_ptr<std::mutex>* computing;
+      std::unique_lock<std::mutex>* lock;
+      ~Done() {
+        if (!*computing) return;
+        lock->unlock();
+        std::lock_guard g(self->inflight_mutex);
+        auto it = self->inflight.find(*key);
+        computing->reset();
+        if (it != self->inflight.end() && it->second.use_count() == 1) self->inflight.erase(it);
+      }
+    } done{this, &key, &computing, &computing_lock};
+    if (computing && answer_from_cache(key, version, age, res)) return;  // computed while this one waited
     try {
       Query q(req.params);
-      res.set_content(envelope(route_api(req.path, q)), "application/json");
+      auto body = std::make_shared<const std::string>(envelope(route_api(req.path, q)));
+      res.set_content(*body, "application/json");
       res.status = 200;
+      if (age >= 0) {
+        std::lock_guard lock(answers_mutex);
+        if (answers.size() >= kMaxAnswers || answer_bytes + body->size() > kMaxAnswerBytes) {
+          answers.clear();  // rare (thousands of distinct queries): start again rather than track recency
+          answer_bytes = 0;
+        }
+        auto& slot = answers[key];
+        if (slot.body) answer_bytes -= slot.body->size();
+        slot = {version, std::chrono::steady_clock::now(), body};
+        answer_bytes += body->size();
+      }
     } catch (const ApiError& e) {
       res.status = e.http_status;
       res.set_content(error_envelope(e.what()), "application/json");

@@ -233,7 +233,7 @@ bool GuardedServer::process_and_close_socket(socket_t sock) {
     ::close(sock);
     return true;
   }
-  bool ret = true;
+  bool ret = true, released = false;
   size_t left = limits_.keep_alive_max_requests;
   bool first = true;
   while (left > 0) {
@@ -257,6 +257,13 @@ bool GuardedServer::process_and_close_socket(socket_t sock) {
       break;
     }
     first = false;
+    // The last request this connection may make: its place is given back before the answer is written,
+    // so a client that reconnects the moment it reads "Connection: close" does not find its own old
+    // connection still counted (wrk at 64 connections got two 503s that way).
+    if (left == 1 && !released) {
+      release(stream.peer_ip);
+      released = true;
+    }
     bool connection_closed = false;
     tl_close_after = false;
     ret = process_request(stream, /*close_connection=*/left == 1, connection_closed,
@@ -266,7 +273,7 @@ bool GuardedServer::process_and_close_socket(socket_t sock) {
     if (!ret || connection_closed || tl_close_after) break;
     --left;
   }
-  release(stream.peer_ip);
+  if (!released) release(stream.peer_ip);
   ::shutdown(sock, SHUT_RDWR);
   ::close(sock);
   return ret;

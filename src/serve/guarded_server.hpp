@@ -30,7 +30,7 @@ struct ConnectionLimits {
   size_t max_head_bytes = 32 * 1024;  // request line + headers
   size_t max_request_line = 8 * 1024; // 414 beyond (httplib's own URI limit is the same)
   size_t max_header_lines = 100;
-  size_t keep_alive_max_requests = 1000;
+  size_t keep_alive_max_requests = 10000;  // then the connection is closed (and reopened by the client)
   double read_timeout_seconds = 5;  // per recv() while reading a body
   double write_timeout_seconds = 5; // per send()
   int spare_threads = 8;            // threads beyond max_connections, so refusals are never queued

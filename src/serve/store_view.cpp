@@ -1,6 +1,9 @@
 #include "serve/store_view.hpp"
 
 #include <sqlite3.h>
+#include <sys/stat.h>
+
+#include <algorithm>
 
 #include "serve/api_params.hpp"
 #include "store/sqlite_db.hpp"
@@ -13,24 +16,64 @@ bool is_calibration(const std::string& label, const std::string& run_key) {
 
 bool is_calibration(const RunInfo& r) { return is_calibration(r.label, r.key); }
 
-StoreView::StoreView(const std::filesystem::path& db, size_t cache_runs)
-    : path_(db), store_(Store::open_read_only(db)), raw_(std::make_unique<sql::Db>(db, SQLITE_OPEN_READONLY)),
-      cache_runs_(cache_runs) {
-  raw_->exec("PRAGMA query_only=ON;");
-  sqlite3_busy_timeout(raw_->handle(), 10000);
+std::unique_ptr<StoreView::Connection> StoreView::connect() const {
+  auto c = std::make_unique<Connection>(Connection{Store::open_read_only(path_), std::make_unique<sql::Db>(path_, SQLITE_OPEN_READONLY)});
+  c->raw->exec("PRAGMA query_only=ON;");
+  sqlite3_busy_timeout(c->raw->handle(), 10000);
+  return c;
+}
+
+StoreView::StoreView(const std::filesystem::path& db, size_t cache_runs, size_t connections)
+    : path_(db), cache_runs_(cache_runs) {
+  for (size_t i = 0; i < std::max<size_t>(connections, 1); ++i) {
+    all_.push_back(connect());
+    free_.push_back(all_.back().get());
+  }
+  version_db_ = std::make_unique<sql::Db>(db, SQLITE_OPEN_READONLY);
+  sqlite3_busy_timeout(version_db_->handle(), 10000);
 }
 
 StoreView::~StoreView() = default;
 
+StoreView::Lease StoreView::borrow() {
+  std::unique_lock lock(pool_mutex_);
+  pool_cv_.wait(lock, [&] { return !free_.empty(); });
+  Connection* c = free_.back();
+  free_.pop_back();
+  return Lease(*this, c);
+}
+
+StoreView::Lease::~Lease() {
+  {
+    std::lock_guard lock(view_.pool_mutex_);
+    view_.free_.push_back(c_);
+  }
+  view_.pool_cv_.notify_one();
+}
+
+std::string StoreView::version() {
+  int64_t data_version = 0;
+  {
+    std::lock_guard lock(version_mutex_);
+    sql::Statement st(*version_db_, "PRAGMA data_version");
+    if (st.step()) data_version = st.int64(0);
+  }
+  struct stat db{}, wal{};
+  ::stat(path_.c_str(), &db);
+  ::stat((path_.string() + "-wal").c_str(), &wal);
+  return std::to_string(data_version) + ' ' + std::to_string(db.st_ino) + ' ' + std::to_string(db.st_size) + ' ' +
+         std::to_string(db.st_mtim.tv_sec) + '.' + std::to_string(db.st_mtim.tv_nsec) + ' ' + std::to_string(wal.st_size);
+}
+
 std::vector<RunInfo> StoreView::runs() {
-  std::lock_guard lock(mutex_);
-  return store_.list_runs();
+  auto c = borrow();
+  return c->store.list_runs();
 }
 
 RunInfo StoreView::resolve(const std::string& spec) {
-  std::lock_guard lock(mutex_);
+  auto c = borrow();
   try {
-    return store_.resolve_run(spec);
+    return c->store.resolve_run(spec);
   } catch (const std::runtime_error& e) {
     std::string m = e.what();
     throw ApiError(m.find("ambiguous") != std::string::npos ? 400 : 404, m);
@@ -38,9 +81,10 @@ RunInfo StoreView::resolve(const std::string& spec) {
 }
 
 std::shared_ptr<const analysis::RunData> StoreView::run(const RunInfo& info) {
-  std::lock_guard lock(mutex_);
-  if (auto it = cache_.find(info.id); it != cache_.end() && it->second->key == info.key) return it->second;
-
+  {
+    std::lock_guard lock(cache_mutex_);
+    if (auto it = cache_.find(info.id); it != cache_.end() && it->second->key == info.key) return it->second;
+  }
   auto r = std::make_shared<analysis::RunData>();
   r->id = info.id;
   r->key = info.key;
@@ -50,18 +94,22 @@ std::shared_ptr<const analysis::RunData> StoreView::run(const RunInfo& info) {
   r->git_commit = info.git_commit;
   r->hardware_key = info.hardware_key;
   r->gpu_model = info.gpu_model;
-  r->targets = store_.load_run(info.id);
-  sql::Statement m(*raw_, "SELECT json FROM manifests WHERE run_id = ?");
-  m.bind(1, info.id);
-  if (m.step()) r->manifest = json::parse(m.text(0), nullptr, /*allow_exceptions=*/false);
-  if (r->manifest.is_discarded()) r->manifest = nullptr;
-  // Run-level rows (target '') are the manifest's hardware snapshot, already in `manifest`.
-  sql::Statement tel(*raw_, "SELECT target, variant, metric, value FROM telemetry WHERE run_id = ? AND target != '' "
-                            "ORDER BY target, variant, metric, seq");
-  tel.bind(1, info.id);
-  while (tel.step())
-    if (!tel.is_null(3)) r->telemetry[tel.text(0)][tel.text(1)][tel.text(2)].push_back(tel.real(3));
-
+  {
+    auto c = borrow();
+    r->targets = c->store.load_run(info.id);
+    sql::Statement m(*c->raw, "SELECT json FROM manifests WHERE run_id = ?");
+    m.bind(1, info.id);
+    if (m.step()) r->manifest = json::parse(m.text(0), nullptr, /*allow_exceptions=*/false);
+    if (r->manifest.is_discarded()) r->manifest = nullptr;
+    // Run-level rows (target '') are the manifest's hardware snapshot, already in `manifest`.
+    sql::Statement tel(*c->raw, "SELECT target, variant, metric, value FROM telemetry WHERE run_id = ? AND target != '' "
+                                "ORDER BY target, variant, metric, seq");
+    tel.bind(1, info.id);
+    while (tel.step())
+      if (!tel.is_null(3)) r->telemetry[tel.text(0)][tel.text(1)][tel.text(2)].push_back(tel.real(3));
+  }
+  // Two requests may have loaded the same run at once: either copy is the run; the last one is kept.
+  std::lock_guard lock(cache_mutex_);
   if (cache_.erase(info.id)) cache_order_.erase(std::find(cache_order_.begin(), cache_order_.end(), info.id));
   cache_[info.id] = r;
   cache_order_.push_back(info.id);
@@ -73,15 +121,15 @@ std::shared_ptr<const analysis::RunData> StoreView::run(const RunInfo& info) {
 }
 
 std::vector<std::string> StoreView::target_ids() {
-  std::lock_guard lock(mutex_);
-  return store_.target_ids();
+  auto c = borrow();
+  return c->store.target_ids();
 }
 
 std::vector<StoreView::Latest> StoreView::latest_results() {
-  std::lock_guard lock(mutex_);
+  auto c = borrow();
   // Same chronological order as Store::list_runs (stamp, then id); the last row per key wins.
-  sql::Statement st(*raw_, "SELECT t.target, coalesce(r.hardware_key, ''), r.id, coalesce(r.label, ''), r.run_key "
-                           "FROM targets t JOIN runs r ON r.id = t.run_id ORDER BY coalesce(r.stamp, ''), r.id");
+  sql::Statement st(*c->raw, "SELECT t.target, coalesce(r.hardware_key, ''), r.id, coalesce(r.label, ''), r.run_key "
+                             "FROM targets t JOIN runs r ON r.id = t.run_id ORDER BY coalesce(r.stamp, ''), r.id");
   std::map<std::pair<std::string, std::string>, int64_t> latest;
   while (st.step())
     if (!is_calibration(st.text(3), st.text(4))) latest[{st.text(0), st.text(1)}] = st.int64(2);
@@ -91,17 +139,26 @@ std::vector<StoreView::Latest> StoreView::latest_results() {
 }
 
 std::vector<HistoryRow> StoreView::history(const std::string& target, const std::string& hardware_key) {
-  std::lock_guard lock(mutex_);
-  return store_.history(target, hardware_key);
+  auto c = borrow();
+  return c->store.history(target, hardware_key);
 }
 
 std::vector<CompareRow> StoreView::compare(const RunInfo& baseline, const RunInfo& candidate) {
-  std::lock_guard lock(mutex_);
   std::string key = std::to_string(baseline.id) + ' ' + baseline.key + ' ' + std::to_string(candidate.id) + ' ' + candidate.key;
-  if (auto it = compare_cache_.find(key); it != compare_cache_.end()) return it->second;
-  auto rows = store_.compare_runs(baseline.id, candidate.id);
-  compare_cache_[key] = rows;
-  compare_order_.push_back(key);
+  {
+    std::lock_guard lock(cache_mutex_);
+    if (auto it = compare_cache_.find(key); it != compare_cache_.end()) return it->second;
+  }
+  std::vector<CompareRow> rows;
+  {
+    auto c = borrow();
+    rows = c->store.compare_runs(baseline.id, candidate.id);
+  }
+  std::lock_guard lock(cache_mutex_);
+  if (!compare_cache_.count(key)) {
+    compare_cache_[key] = rows;
+    compare_order_.push_back(key);
+  }
   while (compare_order_.size() > cache_runs_) {
     compare_cache_.erase(compare_order_.front());
     compare_order_.pop_front();
