@@ -53,6 +53,9 @@ json input_schema_from(const CommandSpec& spec, const std::vector<std::string>& 
 std::vector<std::string> argv_from(const CommandSpec& spec, const json& arguments, const std::vector<std::string>& hidden,
                                    const std::vector<std::string>& server_options = {});
 
+// config.work_dir(), made when missing; ToolError when it cannot be (an unwritable artifacts directory).
+std::string ensure_work_dir(const ServerConfig& config);
+
 // Removes scratch directories left by servers that are gone (killed before they could clean up).
 void remove_stale_scratch(const ServerConfig& config);
 

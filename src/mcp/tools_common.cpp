@@ -25,6 +25,15 @@ std::vector<Tool> make_tools(const ServerConfig& config, JobManager& jobs) {
   return all;
 }
 
+std::string ensure_work_dir(const ServerConfig& config) {
+  std::error_code ec;
+  std::filesystem::create_directories(config.work_dir(), ec);
+  if (!std::filesystem::is_directory(config.work_dir(), ec))
+    throw ToolError(fmt::format("cannot create the server's work directory {} (aisp mcp --artifacts-dir must be "
+                                "writable)", config.work_dir().string()));
+  return config.work_dir().string();
+}
+
 AispOutput run_aisp(const ServerConfig& config, const std::vector<std::string>& args, ToolCall& call,
                     const std::vector<std::string>& env) {
   std::vector<std::string> argv = {config.aisp_exe};
@@ -32,9 +41,14 @@ AispOutput run_aisp(const ServerConfig& config, const std::vector<std::string>& 
   ChildOptions o;
   o.env = env;
   if (!config.artifacts_dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(config.work_dir(), ec);
-    o.cwd = config.work_dir().string();
+    // An unwritable artifacts directory (a client that starts the server in / with the default relative
+    // one) must not take the read-only tools down with the jobs: they run in / then, where a relative
+    // default path can write nothing of consequence (jobs refuse to start instead, see tools_jobs.cpp).
+    try {
+      o.cwd = ensure_work_dir(config);
+    } catch (const ToolError&) {
+      o.cwd = "/";
+    }
   }
   o.cancel = &call.cancelled;
   o.timeout_s = config.sync_timeout_s;

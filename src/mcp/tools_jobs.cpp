@@ -94,6 +94,14 @@ void check_selector(const std::string& t) {
 // submit(), with a full queue as a tool error the caller can act on.
 std::string submit(JobManager& jobs, JobSpec spec) {
   try {
+    // The work directory must exist, or the child could not start in it (a misleading "No such file").
+    if (!spec.cwd.empty()) {
+      std::error_code ec;
+      std::filesystem::create_directories(spec.cwd, ec);
+      if (!std::filesystem::is_directory(spec.cwd, ec))
+        throw ToolError("cannot create the server's work directory " + spec.cwd +
+                        " (aisp mcp --artifacts-dir must be writable)");
+    }
     return jobs.submit(std::move(spec));
   } catch (const JobQueueFull& e) {
     throw ToolError(e.what());
