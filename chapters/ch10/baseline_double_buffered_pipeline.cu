@@ -7,7 +7,8 @@
 // memory round trip (~600-800 ns from L2/HBM) that only other resident blocks (2 per SM here, 40 KiB each)
 // can cover (2 per SM: 128 registers per thread x 256 threads), and with 128 x 128 x 32 tiles the MMAs
 // between two loads are short.
-// Expected on Hopper: ~150-250 TFLOP/s at 4096^3 on H100 SXM. Measured: see README.
+// Expected on Hopper: ~150-250 TFLOP/s at 4096^3 on H100 SXM. Measured (H100 SXM, harness cold mode,
+// 2026-11-25, 14 checks passed): 701.2 us, 196.0 TFLOP/s.
 #include "double_buffered_pipeline.cuh"
 
 namespace {

@@ -9,7 +9,9 @@
 // it and the peer's arrival crosses the SM-to-SM network, so the producer's lead matters more; releasing
 // a K-tile earlier gives it one more slot of lead. Why it could be slower: between two K-tiles this
 // warpgroup's tensor-core queue runs dry, and only the other consumer warpgroup's wgmmas fill the gap.
-// Expected on Hopper: within a few % of the wait_group 1 version. Measured: see README.
+// Expected on Hopper: within a few % of the wait_group 1 version. Measured (H100 SXM, harness cold mode,
+// 2026-11-25, all 19 checks passed): 201.4 us vs 200.8 us (within noise); 8192^3 (warm-up estimate) 1.637 vs
+// 1.648 ms.
 #include "gemm_tiled.cuh"
 #include "gemm_ws_kernel.cuh"
 
