@@ -18,6 +18,7 @@ inline constexpr std::array kChecks = {
     CheckInfo{"K1", "outputs fully written", "outputs poisoned (NaN payload / 0xA5 bytes) before every verified run; surviving poison counted"},
     CheckInfo{"K2", "outputs match the baseline", "full element-wise comparison with the baseline on the same seed, per-dtype tolerance, NaN-aware"},
     CheckInfo{"K3", "outputs follow fresh inputs", "dynamic inputs refilled with fresh seeds after setup and before every timed sample; random timed samples verified"},
+    CheckInfo{"K5", "outputs follow every input", "each input filled from its own random stream (seed mixed with the buffer name); each dynamic input refilled alone: outputs must change wherever the baseline's do"},
     CheckInfo{"K4", "inputs unchanged by run()", "device fingerprint of every input before and after run()"},
     CheckInfo{"K6", "no work left after the window", "drain residual: a device-wide sync after the harness stream is done must be ~free"},
     CheckInfo{"K7", "clocks agree", "event time <= worker wall time per sample; sum of sample times <= supervisor wall time per block; audited GPU busy span <= event time"},
@@ -30,6 +31,9 @@ inline constexpr std::array kChecks = {
     CheckInfo{"K14", "isolation", "one process per variant, own process group, one visible GPU, statistics in the supervisor"},
     CheckInfo{"K16", "process state unchanged", "thread count, current device, device limits and cuBLAS math mode before/after run()"},
     CheckInfo{"K17", "plausible throughput", "achieved bytes/s and FLOP/s of the median below ceilings derived from device properties (memory clock x bus width; SMs x clock x tensor FLOP/clk)"},
+    CheckInfo{"K21", "every timed sample verified", "outputs poisoned before every timed sample and reduced after it to random +-1 projections; compared with the baseline's for the same per-sample seed within a Hoeffding bound from the pair's tolerance"},
+    CheckInfo{"K22", "no writes outside buffers", "4 KiB canary guard bands before and after every harness buffer, checked after setup, every verified run and every timed block"},
+    CheckInfo{"K23", "the pair's tolerance", "one tolerance per pair (every variant declares the baseline's); a loosened tolerance that accepts the baseline's own fp32 output rounded to bf16 is refused unless the workload declares that precision"},
     CheckInfo{"K18", "fixed sample policy", "stopping rule, sample counts and median are the harness's; audited samples chosen at random"},
 };
 

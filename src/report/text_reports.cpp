@@ -19,6 +19,15 @@ std::string csv_escape(const std::string& s) {
   return o + "\"";
 }
 
+// The pair's effective tolerance (TargetResult::tolerance): "dtype default" or "rtol 1e-05, atol 0.00195".
+std::string tolerance_cell(const json& t) {
+  if (!t.is_object()) return "-";
+  double rtol = t.value("rtol", -1.0), atol = t.value("atol", -1.0);
+  if (rtol < 0 && atol < 0) return "dtype default";
+  auto part = [](double v) { return v < 0 ? std::string("default") : fmt::format("{:g}", v); };
+  return fmt::format("rtol {}, atol {}", part(rtol), part(atol));
+}
+
 }  // namespace
 
 std::string markdown_report(const std::vector<TargetResult>& targets, const json& manifest) {
@@ -30,8 +39,8 @@ std::string markdown_report(const std::vector<TargetResult>& targets, const json
                       manifest.value("mode", "cold"));
   }
   for (auto& w : manifest.value("warnings", json::array())) md += fmt::format("> warning: {}\n", w.get<std::string>());
-  md += "\n| target | variant | status | verdict | median | speedup [95% CI] | noise | n | peak MiB | checks |\n";
-  md += "|---|---|---|---|---|---|---|---|---|---|\n";
+  md += "\n| target | variant | status | verdict | median | speedup [95% CI] | noise | n | peak MiB | checks | tolerance |\n";
+  md += "|---|---|---|---|---|---|---|---|---|---|---|\n";
   std::string notes;
   for (auto& t : targets) {
     auto row = [&](const VariantResult& v, bool is_base) {
@@ -39,10 +48,10 @@ std::string markdown_report(const std::vector<TargetResult>& targets, const json
       for (auto& c : v.checks) failed += !c.passed;
       std::string checks = v.checks.empty() ? "-" : fmt::format("{}/{} passed", v.checks.size() - failed, v.checks.size());
       std::string speed = is_base || v.speedup <= 0 ? "-" : fmt::format("{:.3f}x [{:.3f}, {:.3f}]", v.speedup, v.ci_low, v.ci_high);
-      md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {:.1f} | {} |\n", t.id, v.name, v.status,
+      md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {:.1f} | {} | {} |\n", t.id, v.name, v.status,
                         v.verdict.empty() ? "-" : v.verdict, fmt_ms(v.timing.median), speed,
                         v.timing.n ? fmt::format("{:.2f}%", 100 * v.timing.rel_noise) : "-", v.timing.n,
-                        v.memory.peak_mb, checks);
+                        v.memory.peak_mb, checks, tolerance_cell(t.tolerance));
       if (!v.error.empty()) notes += fmt::format("- `{}` {}: {}\n", t.id, v.name, v.error);
       if (!v.timing_note.empty()) notes += fmt::format("- `{}` {}: {}\n", t.id, v.name, v.timing_note);
       if (v.verification && !v.verification->tolerance_justification.empty())
@@ -61,14 +70,15 @@ std::string markdown_report(const std::vector<TargetResult>& targets, const json
 
 std::string csv_report(const std::vector<TargetResult>& targets) {
   std::string csv = "target,chapter,example,variant,status,verdict,median_ms,mean_ms,p90_ms,stdev_ms,n,discarded,"
-                    "speedup,ci_low,ci_high,p_value,peak_mb,memory_savings_pct,verification_passed,error\n";
+                    "speedup,ci_low,ci_high,p_value,peak_mb,memory_savings_pct,verification_passed,error,tolerance\n";
   for (auto& t : targets) {
     auto row = [&](const VariantResult& v) {
-      csv += fmt::format("{},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{},{},{:.6g},{:.6g},{:.6g},{:.3g},{:.3f},{:.3f},{},{}\n",
+      csv += fmt::format("{},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{},{},{:.6g},{:.6g},{:.6g},{:.3g},{:.3f},{:.3f},{},{},{}\n",
                          t.id, t.chapter, t.example, v.name, v.status, v.verdict, v.timing.median, v.timing.mean,
                          v.timing.p90, v.timing.stdev, v.timing.n, v.discarded, v.speedup, v.ci_low, v.ci_high,
                          v.p_value, v.memory.peak_mb, v.memory_savings_pct,
-                         v.verification ? (v.verification->passed ? "true" : "false") : "", csv_escape(v.error));
+                         v.verification ? (v.verification->passed ? "true" : "false") : "", csv_escape(v.error),
+                         csv_escape(tolerance_cell(t.tolerance)));
     };
     row(t.baseline);
     for (auto& o : t.optimizations) row(o);

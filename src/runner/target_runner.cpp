@@ -70,6 +70,10 @@ void judge_timing_validity(Live& l, const RunOptions& opt, const Workload& workl
                                      drains.size(), median(drains), *std::max_element(drains.begin(), drains.end()));
     l.evidence["K7"] = fmt::format("event time within the worker's wall clock for {} samples; {} blocks within the "
                                    "supervisor's", l.all_gpu_ms.size(), l.blocks.size());
+    l.evidence["K22"] = fmt::format("canary guard bands around every buffer intact after setup, every verified run "
+                                    "and each of {} timed blocks", l.blocks.size());
+    l.evidence["K16"] = "threads, current device, limits, persisting-L2 carve-out and cuBLAS math mode unchanged "
+                        "from before the plugin was loaded to after setup(), and around verified runs and audited blocks";
     if (l.full_timed_checks > 0)
       l.evidence["K3"] += fmt::format("; {} timed samples (fresh inputs before every sample) compared in full with "
                                       "the baseline's outputs", l.full_timed_checks);
@@ -78,7 +82,6 @@ void judge_timing_validity(Live& l, const RunOptions& opt, const Workload& workl
       l.evidence["K8"] = "CUPTI activity of the verification runs and " + blocks + ": all work inside the timed windows";
       l.evidence["K9"] = "CUPTI API callbacks in " + blocks + ": no forbidden calls, no CUDA calls from other threads";
       l.evidence["K11"] = "outputs fingerprinted after each audited window and again after quiescence";
-      l.evidence["K16"] = "threads, current device, limits, cuBLAS math mode compared around verified runs and audited blocks";
       l.evidence["K13"] = "persisting L2 reset before every sample; carve-out and access-policy window checked after run()";
     } else if (!l.audit_unavailable.empty()) {
       v.timing_note += (v.timing_note.empty() ? "" : "; ") + std::string("CUPTI audit not run: ") + l.audit_unavailable;
@@ -324,6 +327,8 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
     }
     if (i == 0) continue;
     Verification& v = verif[i];
+    // A variant stopped before any comparison (its own tolerance, a crash) has nothing to report here.
+    if (l.failed && v.compared == 0 && unwritten[i] == 0) continue;
     bool match = v.mismatches == 0 && v.compared > 0;
     l.evidence["K1"] = fmt::format("outputs poisoned before {} verified runs; no poison survived", kCheckRounds);
     if (unwritten[i]) l.findings.add("K1", fmt::format("{} elements still hold the poison pattern", unwritten[i]));
@@ -436,7 +441,8 @@ TargetResult run_target(const Target& target, const RunOptions& opt) {
     if (a.size() < kMinSamples || b.size() < kMinSamples) return false;
     Interval ci = widen_for_process_spread(bootstrap_speedup_ci(a, b, 0.99, 500), opt.process_spread, 0.99);
     double band = decision_band(l);
-    bool decided = ci.low > band || ci.high < 1.0 / (1.0 + opt.noise_floor) || (ci.low >= 1.0 / band && ci.high <= band);
+    // The same symmetric band as the verdict: above it FASTER, below its inverse SLOWER, inside SAME.
+    bool decided = ci.low > band || ci.high < 1.0 / band || (ci.low >= 1.0 / band && ci.high <= band);
     if (decided)
       l.stop_note = fmt::format("comparison decided after {} samples: 99% CI [{:.4f}, {:.4f}] against the {:.3f}x band",
                                 b.size(), ci.low, ci.high, band);

@@ -22,8 +22,6 @@ uint64_t input_seed(uint64_t seed, const std::string& name) {
 
 WorkerContext::WorkerContext(const DeviceInfo& device, Workload workload, uint64_t static_seed, uint64_t dynamic_seed)
     : device_(device), workload_(std::move(workload)), static_seed_(static_seed), dynamic_seed_(dynamic_seed) {
-  // Never 0x00 (untouched memsets), 0xFF (all-ones stores) or the poison byte 0xA5.
-  canary_ = static_cast<unsigned char>(0x11 + (static_seed % 0x80));
   // A non-blocking stream: legacy default-stream work by the benchmark does not silently serialize with it,
   // so the audit (not an accident of stream semantics) decides whether side work is joined.
   AISP_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
@@ -36,7 +34,7 @@ WorkerContext::~WorkerContext() {
   cudaStreamDestroy(stream_);
 }
 
-void* WorkerContext::allocate(const std::string& name, size_t bytes, void** allocation) {
+void* WorkerContext::allocate(const std::string& name, size_t bytes, void** allocation, std::vector<unsigned char>* guard) {
   if (find(name)) throw std::invalid_argument(fmt::format("buffer '{}' declared twice", name));
   void* p = nullptr;
   cudaError_t err = cudaMalloc(&p, bytes + 2 * kGuardBytes);
@@ -48,8 +46,15 @@ void* WorkerContext::allocate(const std::string& name, size_t bytes, void** allo
   harness_bytes_ += bytes;
   *allocation = p;
   auto* data = static_cast<unsigned char*>(p) + kGuardBytes;
-  AISP_CUDA_CHECK(cudaMemsetAsync(p, canary_, kGuardBytes, stream_));
-  AISP_CUDA_CHECK(cudaMemsetAsync(data + bytes, canary_, kGuardBytes, stream_));
+  guard->resize(2 * kGuardBytes);
+  uint64_t state = input_seed(static_seed_ ^ 0x6a09e667f3bcc909ull, name);
+  for (size_t i = 0; i < guard->size(); i += 8) {
+    state = input_seed(state, "guard");
+    for (size_t b = 0; b < 8; ++b) (*guard)[i + b] = static_cast<unsigned char>(state >> (8 * b));
+  }
+  // Synchronous: the host pattern must not be read after this returns (it is kept, but may move).
+  AISP_CUDA_CHECK(cudaMemcpy(p, guard->data(), kGuardBytes, cudaMemcpyHostToDevice));
+  AISP_CUDA_CHECK(cudaMemcpy(data + bytes, guard->data() + kGuardBytes, kGuardBytes, cudaMemcpyHostToDevice));
   return data;
 }
 
@@ -63,9 +68,10 @@ std::vector<std::string> WorkerContext::damaged_guards() {
     AISP_CUDA_CHECK(cudaMemcpyAsync(host.data() + kGuardBytes, data + bytes, kGuardBytes, cudaMemcpyDeviceToHost, stream_));
     AISP_CUDA_CHECK(cudaStreamSynchronize(stream_));
     auto describe = [&](const unsigned char* g, const char* where, bool before) {
+      const unsigned char* expected = r.guard.data() + (before ? 0 : kGuardBytes);
       size_t changed = 0, first = 0;
       for (size_t i = 0; i < kGuardBytes; ++i)
-        if (g[i] != canary_ && changed++ == 0) first = i;
+        if (g[i] != expected[i] && changed++ == 0) first = i;
       if (!changed) return;
       // Offsets relative to the buffer: negative before its start, +0 is the first byte past its end.
       long long offset = before ? static_cast<long long>(first) - static_cast<long long>(kGuardBytes)
@@ -90,28 +96,31 @@ Buffer WorkerContext::input(const std::string& name, DType dtype, Shape shape, F
   if (fill.kind == Fill::Kind::custom && !fill.generator)
     throw std::invalid_argument(fmt::format("input '{}': custom fill without a generator", name));
   void* allocation = nullptr;
-  b.data = allocate(name, b.bytes(), &allocation);
+  std::vector<unsigned char> guard;
+  b.data = allocate(name, b.bytes(), &allocation, &guard);
   // Static inputs are filled before setup() continues, from their own seed; dynamic ones from another.
   fill_buffer(b, fill, input_seed(role == Role::static_ ? static_seed_ : dynamic_seed_, name), stream_);
-  records_.push_back({b, BufferRecord::Kind::input, role, fill, allocation});
+  records_.push_back({b, BufferRecord::Kind::input, role, fill, allocation, std::move(guard)});
   return b;
 }
 
 Buffer WorkerContext::output(const std::string& name, DType dtype, Shape shape) {
   Buffer b{nullptr, dtype, std::move(shape), name};
   void* allocation = nullptr;
-  b.data = allocate(name, b.bytes(), &allocation);
+  std::vector<unsigned char> guard;
+  b.data = allocate(name, b.bytes(), &allocation, &guard);
   poison_buffer(b, stream_);
-  records_.push_back({b, BufferRecord::Kind::output, Role::dynamic, {}, allocation});
+  records_.push_back({b, BufferRecord::Kind::output, Role::dynamic, {}, allocation, std::move(guard)});
   return b;
 }
 
 void* WorkerContext::scratch(const std::string& name, size_t bytes) {
   Buffer b{nullptr, DType::u8, Shape{static_cast<int64_t>(bytes)}, name};
   void* allocation = nullptr;
-  b.data = allocate(name, bytes, &allocation);
+  std::vector<unsigned char> guard;
+  b.data = allocate(name, bytes, &allocation, &guard);
   AISP_CUDA_CHECK(cudaMemsetAsync(b.data, 0, bytes, stream_));
-  records_.push_back({b, BufferRecord::Kind::scratch, Role::dynamic, {}, allocation});
+  records_.push_back({b, BufferRecord::Kind::scratch, Role::dynamic, {}, allocation, std::move(guard)});
   return b.data;
 }
 

@@ -18,11 +18,13 @@ struct BufferRecord {
   Role role = Role::dynamic;
   Fill fill;
   void* allocation = nullptr;  // what cudaMalloc returned: buffer.data sits kGuardBytes into it
+  std::vector<unsigned char> guard;  // the canary bytes: kGuardBytes before the buffer, then kGuardBytes after
 };
 
 // Every harness allocation carries a guard band of kGuardBytes before and after the buffer (K22), filled
-// with a canary byte; cudaMalloc's own rounding slack would otherwise absorb an out-of-bounds write
-// unseen. 4 KiB keeps buffer.data as aligned as the allocation's start for anything a kernel needs
+// with canary bytes of its own (a pseudo-random sequence from the static seed and the buffer's name, so
+// bytes read past the end of one buffer and stored past the end of another still differ); cudaMalloc's
+// own rounding slack would otherwise absorb an out-of-bounds write unseen. 4 KiB keeps buffer.data as aligned as the allocation's start for anything a kernel needs
 // (vector loads, TMA's 128-byte rule).
 inline constexpr size_t kGuardBytes = 4096;
 
@@ -54,8 +56,8 @@ class WorkerContext final : public Context {
   cublasHandle_t cublas_if_created() const { return cublas_; }
 
  private:
-  // Returns the buffer's start inside a guarded allocation (stored in `allocation`).
-  void* allocate(const std::string& name, size_t bytes, void** allocation);
+  // Returns the buffer's start inside a guarded allocation (stored in `allocation`, its canary in `guard`).
+  void* allocate(const std::string& name, size_t bytes, void** allocation, std::vector<unsigned char>* guard);
   BufferRecord* find(const std::string& name);
 
   DeviceInfo device_;
@@ -65,7 +67,6 @@ class WorkerContext final : public Context {
   cublasHandle_t cublas_ = nullptr;
   std::vector<BufferRecord> records_;
   size_t harness_bytes_ = 0;
-  unsigned char canary_ = 0;  // from the static seed: a plugin cannot know it when it is compiled
 };
 
 // The seed of input `name` for the harness seed `seed` (also what a baseline and its variants share).

@@ -1,7 +1,7 @@
 // GPU test (label gpu): runs the validity fixtures (tests/validity) through the real harness, once, and
 // checks each case against the table below: every cheat_* variant must be flagged (status invalid or
-// failed_verification, and a failed check among the ids its header names), every honest_* variant must
-// pass every check. Skips with a visible reason when no GPU is present. The table-coverage test needs no
+// failed_verification) by exactly the checks its row names, every honest_* variant must pass every check,
+// and a neutralized one must pass every check without coming out FASTER. Skips with a visible reason when no GPU is present. The table-coverage test needs no
 // GPU: a new fixture cannot be added without a row here.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -21,31 +21,55 @@ using nlohmann::json;
 
 namespace {
 
-enum class Expect { cheat, honest, implausible };
+// neutralized: a cheat written against an older harness that can no longer tell checked runs from timed
+// ones, so it does the full work every time: it must pass every check and must not come out FASTER.
+enum class Expect { cheat, honest, implausible, neutralized };
 
 struct Case {
   std::string name;  // the file suffix: baseline_<name>.cu / optimized_<name>.cu
   Expect expect;
-  std::vector<std::string> ids;  // cheats: at least one of these must have failed
+  // Cheats: exactly these checks fail (each of `must`, and nothing outside `must` and `may`). `may` holds
+  // only checks whose catch depends on chance, each with its reason in a comment: docs/VALIDITY.md may
+  // credit a fixture only to the checks of `must`.
+  std::vector<std::string> must, may = {};
 };
 
 const std::vector<Case>& cases() {
   static const std::vector<Case> table = {
-      {"cheat_side_stream", Expect::cheat, {"K8", "K6", "K10"}},
-      {"cheat_fork_no_join", Expect::cheat, {"K8", "K10", "K6"}},
-      {"cheat_legacy_default_stream", Expect::cheat, {"K8", "K6"}},
-      {"cheat_background_thread", Expect::cheat, {"K9", "K8", "K16"}},
-      {"cheat_host_callback", Expect::cheat, {"K9", "K8"}},
-      {"cheat_persistent_kernel", Expect::cheat, {"K8", "K6"}},
-      {"cheat_deferred_write", Expect::cheat, {"K11", "K8", "K6"}},
-      {"cheat_cache_after_warmup", Expect::cheat, {"K3", "K10"}},
-      {"cheat_constant_output", Expect::cheat, {"K2"}},
-      {"cheat_precision_fp16", Expect::cheat, {"K2"}},
-      {"cheat_cublas_tf32", Expect::cheat, {"K16", "K2"}},
-      {"cheat_persisting_l2", Expect::cheat, {"K13", "K9"}},
+      {"cheat_side_stream", Expect::cheat, {"K7", "K8", "K10"}},
+      {"cheat_fork_no_join", Expect::cheat, {"K7", "K8", "K11"}},
+      {"cheat_legacy_default_stream", Expect::cheat, {"K7", "K8", "K10"}},
+      {"cheat_background_thread", Expect::cheat, {"K8", "K9", "K10"}},
+      // K21: whether the callback's late write lands before the sample's projection is a race.
+      {"cheat_host_callback", Expect::cheat, {"K8", "K9", "K11", "K16"}, {"K21"}},
+      {"cheat_persistent_kernel", Expect::cheat, {"K6", "K7", "K8", "K10"}},
+      {"cheat_deferred_write", Expect::cheat, {"K6", "K7", "K8", "K10", "K11"}},
+      {"cheat_cache_after_warmup", Expect::cheat, {"K3", "K21"}},
+      {"cheat_constant_output", Expect::cheat, {"K2", "K3"}},
+      {"cheat_precision_fp16", Expect::cheat, {"K2", "K3"}},
+      {"cheat_cublas_tf32", Expect::cheat, {"K2", "K3", "K16"}},
+      {"cheat_persisting_l2", Expect::cheat, {"K13"}, {"K9"}},  // K9: only if the call falls in an audited block
       {"cheat_output_aliases_input", Expect::cheat, {"K4"}},
       {"cheat_implausible_bytes", Expect::implausible, {"K17"}},
-      {"cheat_device_limit", Expect::cheat, {"K16", "K9"}},
+      {"cheat_device_limit", Expect::cheat, {"K9", "K16"}},
+      {"cheat_tolerance_loosened", Expect::cheat, {"K23"}},
+      {"cheat_pair_tolerance_admits_bf16", Expect::cheat, {"K23"}},
+      {"cheat_identical_inputs", Expect::cheat, {"K2", "K3"}},
+      {"cheat_ignores_input", Expect::cheat, {"K5"}},
+      {"cheat_oob_slack_write", Expect::cheat, {"K22"}},
+      {"cheat_load_time_state", Expect::cheat, {"K13"}},
+      {"cheat_call_count", Expect::cheat, {"K3", "K21"}},
+      // K3: the audited block's fully compared sample is short only when CUPTI's latency kept its gap
+      // under 1 ms.
+      {"cheat_gap_timing", Expect::cheat, {"K21"}, {"K3"}},
+      // K3: the audited block's fully compared sample is one of the 60% at random.
+      {"cheat_random_fraction", Expect::cheat, {"K21"}, {"K3"}},
+      {"cheat_stream_state", Expect::cheat, {"K3", "K21"}},
+      {"cheat_output_watch", Expect::neutralized, {}},
+      {"honest_bf16_declared", Expect::honest, {}},
+      {"honest_input_order", Expect::honest, {}},
+      {"honest_cached_plan", Expect::honest, {}},
+      {"honest_autotuned", Expect::honest, {}},
       {"honest_fork_join", Expect::honest, {}},
       {"honest_internal_graph", Expect::honest, {}},
       {"honest_cublas", Expect::honest, {}},
@@ -199,7 +223,7 @@ TEST_P(ValidityFixtures, Outcome) {
     // Flagged either as a variant with a failed K17 (baseline or optimized: both claim the same bytes)
     // or as an invalid target / a target error naming the check.
     std::string error = str(target, "error");
-    bool flagged = str(target, "status") == "invalid" || failed_one_of(base, c.ids) || failed_one_of(v, c.ids) ||
+    bool flagged = str(target, "status") == "invalid" || failed_one_of(base, c.must) || failed_one_of(v, c.must) ||
                    error.find("K17") != std::string::npos || error.find("implausible") != std::string::npos;
     EXPECT_TRUE(flagged) << c.name << ": 1000x inflated bytes not flagged by K17. target status="
                          << str(target, "status") << " error: " << (error.empty() ? "(none)" : error) << describe(base)
@@ -215,10 +239,16 @@ TEST_P(ValidityFixtures, Outcome) {
     EXPECT_TRUE(status == "invalid" || status == "failed_verification")
         << c.name << ": a cheat must end invalid or failed_verification" << describe(v);
     if (status == "invalid") EXPECT_EQ(str(v, "verdict"), "INVALID") << c.name << describe(v);
-    std::string ids;
-    for (auto& id : c.ids) ids += (ids.empty() ? "" : ", ") + id;
-    EXPECT_TRUE(failed_one_of(v, c.ids)) << c.name << ": expected a failed check among {" << ids << "}" << describe(v);
+    std::set<std::string> failed, allowed(c.must.begin(), c.must.end());
+    allowed.insert(c.may.begin(), c.may.end());
+    for (const json* f : failed_checks(v)) failed.insert(str(*f, "id"));
+    for (auto& id : c.must) EXPECT_TRUE(failed.count(id)) << c.name << ": " << id << " must catch this cheat" << describe(v);
+    for (auto& id : failed)
+      EXPECT_TRUE(allowed.count(id)) << c.name << ": " << id << " failed too; the table (and docs/VALIDITY.md) "
+                                     << "does not credit it" << describe(v);
   } else {
+    if (c.expect == Expect::neutralized)
+      EXPECT_NE(str(v, "verdict"), "FASTER") << c.name << ": did less work on timed samples and was not caught" << describe(v);
     EXPECT_TRUE(status == "succeeded" || status == "failed_no_speedup")
         << c.name << ": an honest control must not be invalid, failed or skipped" << describe(v);
     EXPECT_FALSE(member(v, "checks").empty()) << c.name << ": no checks reported" << describe(v);

@@ -4,6 +4,7 @@
 // here or fixture::HonestCopy. tests/gpu/test_validity_fixtures.cpp holds the expected outcome per case.
 #pragma once
 #include <cublas_v2.h>
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
 #include "../fixtures/fixture_copy.cuh"
@@ -132,5 +133,93 @@ class InflatedBytesCopy : public fixture::HonestCopy {
   }
   std::string technique() const override { return "validity: honest copy, declared bytes inflated 1000x"; }
 };
+
+// ---- SGEMM on bf16 tensor cores (the tolerance fixtures) ------------------------------------------------
+// A and B converted to bf16 in scratch on every call, then cublasGemmEx with fp32 accumulation: ~6x the
+// fp32 SGEMM's speed at 512^3, with errors of ~1e-2 relative that only a loosened tolerance accepts.
+namespace {
+__global__ void to_bf16(const float* __restrict__ x, __nv_bfloat16* __restrict__ y, int64_t n) {
+  const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = __float2bfloat16_rn(x[i]);
+}
+}  // namespace
+
+class Bf16Sgemm : public HonestSgemm {
+ public:
+  void setup(aisp::Context& ctx) override {
+    declare_sgemm_buffers(ctx);
+    const size_t bytes = kGemm * kGemm * sizeof(__nv_bfloat16);
+    a16_ = static_cast<__nv_bfloat16*>(ctx.scratch("a16", bytes));
+    b16_ = static_cast<__nv_bfloat16*>(ctx.scratch("b16", bytes));
+  }
+  void run(aisp::Context& ctx) override {
+    const int64_t count = kGemm * kGemm;
+    to_bf16<<<blocks_for(count), 256, 0, ctx.stream()>>>(ctx.buffer("a").as<const float>(), a16_, count);
+    AISP_LAUNCH_CHECK();
+    to_bf16<<<blocks_for(count), 256, 0, ctx.stream()>>>(ctx.buffer("b").as<const float>(), b16_, count);
+    AISP_LAUNCH_CHECK();
+    const float one = 1.f, zero = 0.f;
+    const int n = static_cast<int>(kGemm);
+    AISP_CUBLAS_CHECK(cublasGemmEx(ctx.cublas(), CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, b16_, CUDA_R_16BF, n, a16_,
+                                   CUDA_R_16BF, n, &zero, ctx.buffer("c").data, CUDA_R_32F, n, CUBLAS_COMPUTE_32F,
+                                   CUBLAS_GEMM_DEFAULT));
+  }
+  std::string technique() const override { return "validity: SGEMM from bf16 copies of A and B on tensor cores"; }
+
+ private:
+  __nv_bfloat16* a16_ = nullptr;
+  __nv_bfloat16* b16_ = nullptr;
+};
+
+// The loosened tolerance of the outside review's cheat: wide enough for bf16 inputs.
+inline aisp::Tolerance bf16_gemm_tolerance() {
+  return aisp::Tolerance::loosened(1e-1, 1.0, "bf16 inputs and accumulation order");
+}
+
+// ---- Two-input elementwise: c = a + kSmall * b ------------------------------------------------------------
+// a in [1, 2) and b in [-1, 1): b moves every output by up to 8 fp32 ulps, inside the fp32 tolerance, so
+// only the sensitivity round (K5) notices a variant that drops it. Both inputs have the same shape and
+// fill, so before per-input seeds they held identical values.
+inline constexpr int64_t kAdd = int64_t{1} << 20;
+inline constexpr float kSmall = 1e-6f;
+
+inline aisp::Workload add_workload() {
+  aisp::Workload w;
+  w.params = {{"n", kAdd}};
+  w.precision = aisp::DType::f32;
+  w.flops = 2.0 * kAdd;
+  w.bytes = 3.0 * kAdd * sizeof(float);
+  w.items = kAdd;
+  w.item_unit = "elements";
+  return w;
+}
+
+namespace {
+__global__ void add_small(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int64_t n) {
+  const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = a[i] + kSmall * b[i];
+}
+}  // namespace
+
+class AddSmall : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return add_workload(); }
+  void setup(aisp::Context& ctx) override {
+    ctx.input("a", aisp::DType::f32, {kAdd}, aisp::Fill::uniform(1, 2));
+    ctx.input("b", aisp::DType::f32, {kAdd}, aisp::Fill::uniform(1, 2));
+    ctx.output("c", aisp::DType::f32, {kAdd});
+  }
+  void run(aisp::Context& ctx) override {
+    add_small<<<blocks_for(kAdd), 256, 0, ctx.stream()>>>(ctx.buffer("a").as<const float>(),
+                                                         ctx.buffer("b").as<const float>(), ctx.buffer("c").as<float>(), kAdd);
+    AISP_LAUNCH_CHECK();
+  }
+  std::string technique() const override { return "validity: c = a + 1e-6 b"; }
+};
+
+// ---- Partial work on some timed samples (K21 fixtures) -----------------------------------------------------
+// Copies only the first eighth of "in" to "out": the rest keeps whatever the harness left there (its
+// poison). 8x less traffic than the honest copy.
+inline void copy_eighth(aisp::Context& ctx) { fixture::launch_copy(ctx, fixture::kN / 8); }
 
 }  // namespace validity
