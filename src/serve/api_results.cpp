@@ -232,7 +232,18 @@ json Api::target_history(const std::string& target, const Query& q) {
     if (!mode.empty() && r.run.mode != mode) continue;
     hardware.insert(r.run.hardware_key);
     modes.insert(r.run.mode);
-    rows.push_back(history_row_json(r));
+    json row = history_row_json(r);
+    // A regression is decided on the target (its expectation), not on the variant, whose own status stays
+    // "succeeded": the row of the variant the expectation was checked on shows it (never a green FASTER).
+    auto data = store_.run(r.run);
+    if (const TargetResult* t = find_target(*data, target); t && t->status == status::failed_regression) {
+      std::string checked = t->expectation.is_object() ? t->expectation.value("variant", "") : "";
+      if (r.variant == (checked.empty() ? t->best_optimization : checked)) {
+        row["badge"] = "REGRESSION";
+        row["reason"] = target_reason(*t);
+      }
+    }
+    rows.push_back(std::move(row));
   }
   return {{"target", target}, {"hardware_keys", hardware}, {"modes", modes}, {"rows", rows}};
 }

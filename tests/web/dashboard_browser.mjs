@@ -176,6 +176,12 @@ try {
   assert.equal(await page.inputValue('#baseline'), String(baselineRun.id), 'default baseline');
   assert.equal(candidate.hardware_key, baselineRun.hardware_key, 'same GPU');
   assert.equal(candidate.mode, baselineRun.mode, 'same mode');
+  const defaultCmp = await api(`compare?baseline=${baselineRun.id}&candidate=${candidate.id}`);
+  const defaultBoth = defaultCmp.rows.filter(r => r.in_baseline && r.in_candidate).length;
+  assert.equal(await page.locator('section.card:has(h2:text("Targets")) table.grid tbody tr:not(.empty-row)').count(), defaultBoth,
+               'the default comparison shows the rows both runs hold');
+  await fitsWidth();
+  await shot('dashboard_compare');
   // Another baseline: the oldest benchmark run of the candidate's GPU.
   const sameGpu = allRuns.filter(r => !r.calibration && r.hardware_key === candidate.hardware_key && r.id !== candidate.id);
   const oldest = sameGpu[sameGpu.length - 1];
@@ -192,7 +198,6 @@ try {
   }
   assert.ok(await page.locator('td .badge').count() >= inBoth, 'every row has a change badge');
   await fitsWidth();
-  await shot('dashboard_compare');
 
   // Analysis: sections with anchors, Pareto and roofline charts, leaderboards; no section fails.
   step = 'analysis';

@@ -50,6 +50,8 @@ export function withUnit(v, unit) {
   const perSecond = /^(.*?)\s*(bytes|B|FLOP|flop)\/s$/.exec(u);  // "PCIe bytes/s" → "55.1 GB/s (PCIe)"
   if (perSecond) return rate(v, /^(bytes|B)$/.test(perSecond[2]) ? 'B/s' : 'FLOP/s') + (perSecond[1] ? ` (${perSecond[1]})` : '');
   if (u === 'ms') return ms(v);
+  if (u === 'us' || u === 'µs') return ms(v / 1000);
+  if (u === 'TOP/s' || u === 'TOPS') return rate(v * 1e12, 'OP/s');
   if (u === '%') return pct(v);
   return `${fmt(v, 4)} ${u}`.trim();
 }
@@ -74,7 +76,9 @@ export function expectationText(e, v) {
 
 export function changeBadge(change) {
   const cls = {faster: 'faster', slower: 'slower', same: 'same', unclear: 'inconclusive'}[change] || 'none';
-  return h('span', {class: 'badge b-' + cls}, change || '–');
+  // The store names the two runs A and B; the page calls them baseline and candidate.
+  const text = {'only in A': 'only in baseline', 'only in B': 'only in candidate'}[change] || change;
+  return h('span', {class: 'badge b-' + cls}, text || '–');
 }
 
 // "6.22× [6.21, 6.22]" plus a bar: the CI on a log axis around 1 (and the minimum speedup, dashed).

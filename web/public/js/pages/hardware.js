@@ -1,8 +1,8 @@
 // The GPU: live state (NVML, polled while the page is open), measured ceilings (aisp hw) and what the
 // stored runs recorded about each GPU type.
 import {api} from '../api.js';
-import {card, h, table} from '../dom.js';
-import {fmt, isNum, stamp} from '../format.js';
+import {card, dataTable, h, table} from '../dom.js';
+import {fmt, isNum, stamp, withUnit} from '../format.js';
 
 export async function render(root, params, lifetime) {
   root.appendChild(h('h1', {}, 'Hardware'));
@@ -40,15 +40,25 @@ function live(g) {
   ], g.gpus)];
 }
 
+// The headline ceilings shown at once; the rest (tens of probes) fold behind their count.
+const HEADLINE = ['hbm_gbs', 'hbm_copy_gbs', 'l2_read_gbs', 'smem_gbs', 'pcie_h2d_gbs', 'tflops_fp64', 'tflops_fp32',
+                  'tflops_tf32', 'tflops_bf16', 'tflops_fp16', 'tflops_fp8_e4m3', 'tops_int8', 'launch_stream_period_us'];
+
 function capabilities(c) {
   if (c.error) return h('p', {class: 'error'}, `${c.path}: ${c.error}`);
   const rows = Object.entries(c.ceilings || {});
-  return [h('h3', {}, `${c.hardware_key} · updated ${c.updated_utc || '?'}`), h('p', {class: 'muted small'}, c.path), table([
-    {label: 'Ceiling', value: ([k]) => k},
-    {label: 'Measured', cls: 'num', value: ([, v]) => `${fmt(v.value, 4)} ${v.unit || ''}`},
-    {label: 'Datasheet', cls: 'num', value: ([, v]) => (isNum(v.datasheet) ? `${fmt(v.datasheet, 4)} (${fmt(v.pct_datasheet, 3)} %)` : '–')},
-    {label: 'How', value: ([, v]) => v.method || v.derived_from || ''},
-  ], rows)];
+  const columns = [
+    {label: 'Ceiling', sort: ([k]) => k, value: ([k]) => k},
+    {label: 'Measured', cls: 'num', sort: ([, v]) => v.value, value: ([, v]) => withUnit(v.value, v.unit)},
+    {label: 'Datasheet', cls: 'num', sort: ([, v]) => v.pct_datasheet,
+     value: ([, v]) => (isNum(v.datasheet) ? `${withUnit(v.datasheet, v.unit)} (${fmt(v.pct_datasheet, 3)} %)` : '–')},
+    {label: 'How', value: ([, v]) => h('span', {class: 'small muted'}, v.method || v.derived_from || '')},
+  ];
+  const headline = rows.filter(([k]) => HEADLINE.includes(k)).sort(([a], [b]) => HEADLINE.indexOf(a) - HEADLINE.indexOf(b));
+  return [h('h3', {}, `${c.hardware_key} · updated ${c.updated_utc || '?'}`), h('p', {class: 'muted small'}, c.path),
+    dataTable(columns, headline.length ? headline : rows),
+    headline.length && rows.length > headline.length
+      ? h('details', {class: 'more'}, h('summary', {}, `all ${rows.length} ceilings`), dataTable(columns, rows, {filterId: ''})) : null];
 }
 
 function recorded(x) {

@@ -38,7 +38,14 @@ export async function render(root, params) {
     h('span', {class: 'muted'}, ` ${result.run.hardware_key} · mode ${t.mode} · goal ${t.goal} · commit ${(result.run.git_commit || '').slice(0, 8)}`)));
 
   const variants = [t.baseline, ...t.variants];
-  root.appendChild(card('Variants in this run', table(variantColumns, variants, {rowClass: v => (v.name === 'baseline' ? 'baseline-row' : null)})));
+  // The variant the expectation was checked on carries the target's regression, not a green verdict.
+  const regressed = t.status === 'failed_regression'
+    ? ((t.expectation && t.expectation.variant) || t.best_optimization) : null;
+  const columns = variantColumns.map(c => (c.label !== 'Verdict' ? c : {...c, value: v => (v.name === regressed
+    ? [badge('REGRESSION', 'below its stored expectation'), h('div', {class: 'muted small'}, `${v.verdict ? v.verdict.toLowerCase() + ' than' : 'vs'} the baseline`)]
+    : c.value(v))}));
+  root.appendChild(card('Variants in this run', table(columns, variants,
+    {rowClass: v => (v.name === 'baseline' ? 'baseline-row' : v.name === regressed || badgeTone(v.verdict) === 'bad' && v.status !== 'succeeded' ? 'tone-bad' : null)})));
 
   // Charts only from samples that exist: a target that failed before timing gets a sentence, not empty axes.
   const colored = variants.map((v, i) => ({label: v.name, samples: v.samples_ms || [], color: palette[i % palette.length]}))
@@ -128,6 +135,10 @@ function renderHistory(root, history, currentGpu) {
       box.appendChild(h('h3', {}, key), h('p', {class: 'muted'}, 'no timed result in these runs: nothing to chart'));
       continue;
     }
+    if (runIds.length < 2) {  // one point is not a history: the table below has it
+      box.appendChild(h('h3', {}, key), h('p', {class: 'muted'}, 'one run on this GPU and mode so far: no history to chart (the row is in the table below)'));
+      continue;
+    }
     const timeEl = h('div', {class: 'chart history-chart'});
     box.appendChild(h('h3', {}, key, ' — median per run with its 95% CI; dashed lines mark change points'));
     box.appendChild(timeEl);
@@ -153,7 +164,7 @@ const historyColumns = [
   {label: 'Baseline', cls: 'num', sort: r => r.baseline_ms, value: r => ms(r.baseline_ms)},
   {label: 'Variant', cls: 'num', sort: r => r.variant_ms, value: r => ms(r.variant_ms)},
   {label: 'Speedup [95% CI]', cls: 'wide', sort: r => r.speedup, value: r => speedupCell(r.speedup, r.ci_low, r.ci_high)},
-  {label: 'Verdict', sort: r => r.badge, value: r => badge(r.badge, r.status)},
+  {label: 'Verdict', sort: r => r.badge, value: r => badge(r.badge, r.reason || r.status)},
   {label: 'Change point', value: r => [r.baseline_change ? `baseline ${sign(r.baseline_change.rel_shift)}` : '',
                                        r.variant_change ? ` variant ${sign(r.variant_change.rel_shift)}` : ''].join('') || ''},
 ];
