@@ -13,6 +13,7 @@
 #include "mcp/catalog.hpp"
 #include "mcp/schema.hpp"
 #include "mcp/tools.hpp"
+#include "store/store.hpp"
 
 namespace aisp::mcp {
 namespace {
@@ -400,6 +401,51 @@ TEST(McpTools, ExpectationToolsShowTheBetweenMachineSpread) {
   EXPECT_EQ(report["across_machines"][0]["target"], "ch03:dbuf");
   EXPECT_NEAR(report["across_machines"][0]["ratio"].get<double>(), 1.787 / 1.201, 1e-9);
   EXPECT_EQ(report["across_machines"][0]["cis_disjoint"], true);
+}
+
+// With a stored profile the analysis runs, over the server's store, with the server's options before the
+// `--` of the positional target (the bug: `… -- ch07:transpose --json` is a usage error), and with ncu made
+// unreachable so the command cannot fall back to profiling on the GPU.
+TEST(McpTools, StoredProfileToolRunsOverTheServersStore) {
+  TempDir dir;
+  dir.touch("fake_aisp", "#!/bin/sh\nprintf '{\"argv\":\"%s\",\"ncu\":\"%s\",\"cwd\":\"%s\"}\\n' \"$*\" \"$AISP_NCU\" \"$(pwd)\"\n");
+  fs::permissions(dir.path / "fake_aisp", fs::perms::owner_all);
+  ServerConfig c;
+  c.aisp_exe = (dir.path / "fake_aisp").string();
+  c.artifacts_dir = dir.path / "artifacts";
+  c.db_path = dir.path / "artifacts" / "aisp.db";
+  {
+    Store store = Store::open(c.db_path);
+    for (const char* variant : {"baseline", "transpose"})
+      store.add_profile(json{{"tool", "ncu"}, {"preset", "deep_dive"}, {"target", "ch07:transpose"}, {"variant", variant},
+                             {"kernels", json::array()}, {"hardware", json::object()}}.dump(),
+                        "");
+  }
+  c.commands = {{{"profile", "compare"},
+                 "Deltas.",
+                 {{"target", "", "string", false, false, "Target id"},
+                  {"json", "--json", "boolean", false, false, "Print JSON"},
+                  {"db", "--db", "string", false, false, "Results store"},
+                  {"artifacts_dir", "--artifacts-dir", "string", false, false, "Where profiles/ is written"},
+                  {"fresh", "--fresh", "boolean", false, false, "Profile now"}}}};
+  JobManager jobs;
+  auto tools = make_tools(c, jobs);
+  ASSERT_EQ(tools.back().name, "aisp_profile_compare");
+  Tool& cmp = tools.back();
+  std::atomic<bool> cancelled{false};
+  json args = {{"target", "ch07:transpose"}};
+  ToolCall call{args, cancelled, [](double, double, const std::string&) {}};
+  json out = cmp.run(call);
+  EXPECT_TRUE(schema::validate(out, cmp.output_schema).empty()) << out.dump();
+  EXPECT_EQ(out["document"]["argv"], "profile compare --json --db=" + c.db_path.string() + " --artifacts-dir=" +
+                                         c.artifacts_dir.string() + " -- ch07:transpose");
+  EXPECT_EQ(out["document"]["ncu"], "/nonexistent/aisp-mcp-store-only");
+  EXPECT_EQ(fs::path(out["document"]["cwd"].get<std::string>()), c.work_dir());
+  EXPECT_TRUE(jobs.list().empty());
+  // Another target has no stored profile: refused before any child starts.
+  json other = {{"target", "ch07:copy_scalar"}};
+  ToolCall call2{other, cancelled, [](double, double, const std::string&) {}};
+  EXPECT_THROW(cmp.run(call2), ToolError);
 }
 
 }  // namespace
