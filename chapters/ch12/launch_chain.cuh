@@ -16,6 +16,7 @@
 
 #include "../ch11/host_window.cuh"
 #include "aisp/aisp.hpp"
+#include "pdl.cuh"
 
 inline constexpr int64_t kChainN = int64_t{1} << 12;  // 4 Ki floats: 16 blocks of 256, ~1 us of GPU work
 inline constexpr int64_t kChainLinks = 200;
@@ -26,9 +27,12 @@ __device__ __forceinline__ float chain_step(float v, const float* __restrict__ c
   return __fmaf_rn(coef[2 * link], v, coef[2 * link + 1] - 1.0f);
 }
 
-// One link: one launch.
+// One link: one launch. The two griddepcontrol instructions matter only when the chain is launched with
+// programmatic dependent launch (cuda_graphs' PDL variant); under plain stream order they are no-ops.
 __global__ void chain_link(const float* __restrict__ in, float* __restrict__ out, const float* __restrict__ coef,
                            int link, int64_t n) {
+  allow_next_grid();
+  wait_for_previous_grid();
   const int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
   if (i < n) out[i] = chain_step(in[i], coef, link);
 }
@@ -41,6 +45,23 @@ inline void launch_chain(cudaStream_t s, const float* x, float* y, const float* 
     chain_link<<<chain_blocks(n), 256, 0, s>>>(l == 0 ? x : y, y, coef, static_cast<int>(l), n);
     AISP_LAUNCH_CHECK();
   }
+}
+
+// The same chain with the programmatic-stream-serialization attribute on every launch (Hopper PDL): link
+// l+1 may be launched while link l runs and waits in griddepcontrol.wait for l's completion and writes.
+inline void launch_chain_pdl(cudaStream_t s, const float* x, float* y, const float* coef, int64_t n, int64_t links) {
+  cudaLaunchAttribute attr{};
+  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(chain_blocks(n));
+  cfg.blockDim = dim3(256);
+  cfg.stream = s;
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  for (int64_t l = 0; l < links; ++l)
+    AISP_CUDA_CHECK(cudaLaunchKernelEx(&cfg, chain_link, l == 0 ? x : static_cast<const float*>(y), y, coef,
+                                       static_cast<int>(l), n));
 }
 
 }  // namespace

@@ -9,16 +9,11 @@
 #include <cstdint>
 
 #include "aisp/aisp.hpp"
+#include "pdl.cuh"
 
 inline constexpr int64_t kPdlN = int64_t{1} << 15, kPdlLayers = 64, kPdlWidth = 256;
 
 namespace {
-
-// Waits until the previous grid in the stream has completed and its writes are visible (PDL launches only;
-// otherwise stream order already guarantees it and this returns at once).
-__device__ __forceinline__ void wait_for_previous_grid() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
-// Lets the next grid in the stream start launching (its prologue may then overlap this grid's tail).
-__device__ __forceinline__ void allow_next_grid() { asm volatile("griddepcontrol.launch_dependents;" ::: "memory"); }
 
 __global__ void __launch_bounds__(256) pdl_layer(const float* __restrict__ x, float* y, const float* __restrict__ scales,
                                                  const float* __restrict__ shifts, int layer, int64_t n) {
