@@ -194,7 +194,7 @@ async function whatif(run) {
   return [form, result];
 }
 
-async function cost(run, usdPerHour) {
+async function cost(run, usdPerHour, nested = false) {
   const r = await api('analysis/cost', {run, rate: usdPerHour});
   const d = r.data;
   if (d.priced === false) {
@@ -204,13 +204,13 @@ async function cost(run, usdPerHour) {
     const form = h('form', {class: 'toolbar', onsubmit: async e => {
       e.preventDefault();
       try {
-        holder.replaceChildren(...(await cost(run, input.value)));
+        holder.replaceChildren(...(await cost(run, input.value, true)).filter(Boolean));
       } catch (err) {
         holder.replaceChildren(h('p', {class: 'error'}, err.message));
       }
     }}, h('label', {}, 'price this run at ', input, ' USD per GPU-hour'), h('button', {type: 'submit'}, 'compute'));
-    return [h('div', {class: 'no-price', id: 'cost-no-price'},
-              h('p', {}, h('b', {}, `No price for ${d.gpu || 'this GPU'}.`), ` ${d.message}`),
+    return [h('div', {class: 'no-price', id: 'cost-no-price', title: d.message},
+              h('p', {}, h('b', {}, `No price for ${d.gpu || 'this GPU'}`), ` in ${d.prices_file}: add it there (with its public source), or price this run below.`),
               h('p', {class: 'muted small'}, `Priced GPUs: ${d.known.join(', ')} (${d.prices_file}).`)), form, holder, source(r)];
   }
   return [h('p', {}, `${d.gpu} at $${fmt(d.usd_per_hour, 4)}/GPU-hour (${d.rate_source}); measured on ${d.measured_on}`),
@@ -218,7 +218,7 @@ async function cost(run, usdPerHour) {
            {label: 'Median', cls: 'num', sort: x => x.median_ms, value: x => ms(x.median_ms)},
            {label: '$ per 1M runs', cls: 'num', sort: x => x.usd_per_million_ops, value: x => fmt(x.usd_per_million_ops, 4)},
            {label: 'baseline $ per 1M', cls: 'num', sort: x => x.baseline_usd_per_million_ops, value: x => fmt(x.baseline_usd_per_million_ops, 4)},
-           {label: 'Saving', cls: 'num', sort: x => x.saving_pct, value: x => pct(x.saving_pct)}], d.rows), ...notes(d.notes), source(r)];
+           {label: 'Saving', cls: 'num', sort: x => x.saving_pct, value: x => pct(x.saving_pct)}], d.rows), ...notes(d.notes), nested ? null : source(r)];
 }
 
 async function power(run) {
