@@ -28,7 +28,9 @@ inline void add_serve_options(CLI::App& app, ServeOptions& o) {
   app.add_option("--port", o.port, "TCP port (0 = any free port, printed at start)")
       ->check(CLI::Range(0, 65535))
       ->capture_default_str();
-  app.add_option("--data,--db", o.data, "Results store, opened read-only (default $AISP_DB, else artifacts/aisp.db)");
+  app.add_option("--data,--db", o.data,
+                 "Results store, opened read-only (default $AISP_DB, else artifacts/aisp.db, else the shipped "
+                 "reference runs of results/reference, labelled as such)");
   app.add_option("--artifacts-dir", o.artifacts_dir,
                  "Artifacts directory for runs in progress and hw/ capabilities (default: the store's directory)");
   app.add_option("--bench-root", o.bench_root, "Benchmark tree whose targets are listed even when never run");
