@@ -217,3 +217,76 @@ TEST_F(ValidityInventory, SummaryLineMatchesTheTable) {
   EXPECT_EQ(std::stoi(m[4].str()), counted["n/a"]) << "summary: n/a";
   EXPECT_EQ(std::stoi(m[5].str()), counted["not yet"]) << "summary: not yet";
 }
+
+namespace {
+
+// The "## Measured" table: case -> the check ids of its failed-checks cell (baseline rows are skipped).
+std::map<std::string, std::set<std::string>> measured_catches(const std::vector<std::string>& lines) {
+  std::map<std::string, std::set<std::string>> out;
+  for (auto& r : section_rows(lines, "Measured")) {
+    if (r.size() < 3 || r[0].find("(baseline)") != std::string::npos) continue;
+    std::smatch m;
+    if (!std::regex_search(r[0], m, kValidityFixture)) continue;
+    out[m[1].str()] = matches(r[2], kCheckId);
+  }
+  return out;
+}
+
+}  // namespace
+
+// Table 1 may credit a check with catching a cheat_ fixture only where the measured table shows that
+// check failing for it: a claim without a measured catch is exactly what the inventory must not make.
+TEST_F(ValidityInventory, Table1CreditsOnlyMeasuredCatches) {
+  auto measured = measured_catches(lines);
+  ASSERT_FALSE(measured.empty()) << "docs/VALIDITY.md has no \"## Measured\" table of cheat_ fixtures";
+  for (auto& r : section_rows(lines, "Table 1")) {
+    if (r.size() < 5 || !std::regex_search(r[0], kLeadingCheckId)) continue;
+    for (auto& fixture : matches(r[3], kValidityFixture, 1)) {
+      if (fixture.rfind("cheat_", 0) != 0) continue;
+      auto it = measured.find(fixture);
+      ASSERT_TRUE(it != measured.end()) << "Table 1 row " << r[0] << " credits " << fixture
+                                        << ", which has no row in the measured table";
+      EXPECT_TRUE(it->second.count(r[0])) << "Table 1 row " << r[0] << " credits " << fixture
+                                          << " but the measured table shows it caught only by its other checks";
+    }
+  }
+}
+
+// The measured table is copied from the committed artifact it names (scripts/validity_table.py writes both).
+TEST_F(ValidityInventory, MeasuredTableMatchesItsArtifact) {
+  std::smatch m;
+  const std::regex artifact_ref(R"(artifact: `(docs/measurements/[A-Za-z0-9_./-]+\.json)`)");
+  ASSERT_TRUE(std::regex_search(doc, m, artifact_ref)) << "the measured table names no artifact (\"artifact: `docs/measurements/...json`\")";
+  fs::path file = project_root() / m[1].str();
+  std::ifstream in(file);
+  ASSERT_TRUE(in) << "cannot read " << file;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  auto measured = measured_catches(lines);
+  // One entry per optimized variant in the artifact: {"case": ..., "variant": ..., "failed_checks": [...]}.
+  const std::regex entry(R"re(\{\s*"case":\s*"([a-z0-9_]+)",\s*"variant":\s*"([a-z0-9_]+)",[^}]*"failed_checks":\s*\[([^\]]*)\])re");
+  size_t seen = 0;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), entry); it != std::sregex_iterator(); ++it) {
+    std::string name = (*it)[1].str();
+    if ((*it)[2].str() == "baseline" || name.rfind("cheat_", 0) != 0) continue;
+    ++seen;
+    std::string ids_text = (*it)[3].str();
+    auto ids = matches(ids_text, kCheckId);
+    ASSERT_TRUE(measured.count(name)) << name << " is in the artifact but not in the measured table";
+    EXPECT_EQ(measured[name], ids) << name << ": the measured table differs from " << file;
+  }
+  EXPECT_GT(seen, 0u) << file << " lists no cheat_ variants";
+  for (auto& [name, ids] : measured)
+    EXPECT_NE(text.find("\"" + name + "\""), std::string::npos) << name << " is in the measured table but not in " << file;
+}
+
+// A Table 2 row that cites a check id is a claim only if it names a fixture that cheats that way; a row
+// that says it has no fixture is not a claim, whatever id it mentions.
+TEST_F(ValidityInventory, NoClaimSaysItHasNoFixture) {
+  for (auto& r : section_rows(lines, "95 rows")) {
+    if (r.size() != 4 || !is_number(r[0]) || !std::regex_search(r[3], kLeadingCheckId)) continue;
+    EXPECT_EQ(r[3].find("no fixture"), std::string::npos)
+        << "Table 2 row " << r[0] << " is counted as claimed but says \"no fixture\": " << r[3].substr(0, 80);
+  }
+}
