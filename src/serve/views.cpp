@@ -205,6 +205,8 @@ json target_json(const TargetResult& t, bool with_samples) {
           {"best_memory_savings_pct", num(t.best_memory_savings_pct)},
           {"minimum_required_speedup", positive(t.minimum_required_speedup)},
           {"workload", t.workload.is_null() ? json::object() : t.workload},
+          // The pair's effective output tolerance (K23), used for every comparison of every variant.
+          {"tolerance", t.tolerance.is_object() ? t.tolerance : json(nullptr)},
           {"expectation", expectation},
           {"baseline", one(t.baseline, true)},
           {"variants", variants}};

@@ -35,7 +35,9 @@ export async function render(root, params) {
     location.hash = `#/target/${encodeURIComponent(id)}?run=${picker.value}&hw=${encodeURIComponent(r ? r.hardware_key : '')}`;
   });
   root.appendChild(h('div', {class: 'toolbar'}, h('label', {}, 'Run: ', picker),
-    h('span', {class: 'muted'}, ` ${result.run.hardware_key} · mode ${t.mode} · goal ${t.goal} · commit ${(result.run.git_commit || '').slice(0, 8)}`)));
+    h('span', {class: 'muted'}, ` ${result.run.hardware_key} · mode ${t.mode} · goal ${t.goal} · commit ${(result.run.git_commit || '').slice(0, 8)}`),
+    h('span', {class: 'muted', id: 'tolerance', title: 'the pair\u2019s output tolerance, used for every comparison of every variant'},
+      ` · tolerance ${toleranceText(t.tolerance)}`)));
 
   const variants = [t.baseline, ...t.variants];
   // The variant the expectation was checked on carries the target's regression, not a green verdict.
@@ -168,3 +170,11 @@ const historyColumns = [
   {label: 'Change point', value: r => [r.baseline_change ? `baseline ${sign(r.baseline_change.rel_shift)}` : '',
                                        r.variant_change ? ` variant ${sign(r.variant_change.rel_shift)}` : ''].join('') || ''},
 ];
+
+// "dtype default" or "rtol 1e-05, atol 0.00195 (why)"; runs stored before the field existed say so.
+function toleranceText(tol) {
+  if (!tol) return 'not recorded';
+  const part = v => (typeof v === 'number' && v >= 0) ? String(+v.toPrecision(3)) : 'default';
+  if (!(tol.rtol >= 0) && !(tol.atol >= 0)) return 'dtype default';
+  return `rtol ${part(tol.rtol)}, atol ${part(tol.atol)}` + (tol.justification ? ` (${tol.justification})` : '');
+}
