@@ -9,9 +9,13 @@ void fail(LiveVariant& l, const Reply& r, const std::string& phase) {
   l.result->status = status::failed_error;
   l.result->error_kind = r.kind;
   l.result->error = fmt::format("{}: {}", phase, r.reason);
-  // A check the worker could only decide by ending the request (work that never finishes).
+  // A check the worker could only decide by ending the request (work that never finishes): INVALID.
   if (r.kind == "validity") {
     l.result->status = status::invalid;
+    l.findings.add(r.body.value("check", "K?"), r.reason);
+  } else if (r.body.is_object() && r.body.contains("check")) {
+    // An error that is also a check's finding (K12: a CUDA error the benchmark left pending) keeps its
+    // status word and shows as that check failed.
     l.findings.add(r.body.value("check", "K?"), r.reason);
   }
 }

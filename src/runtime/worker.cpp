@@ -199,6 +199,9 @@ int Worker::main() {
       bool oom = e.code == cudaErrorMemoryAllocation;
       resp = error_json(oom ? "oom" : "cuda", e.what());
       resp["cuda_error"] = cudaGetErrorName(static_cast<cudaError_t>(e.code));
+      // The harness's own checked call surfaced an error the benchmark caused (K12), e.g. a launch error
+      // left pending: visible only because plugins share the worker's CUDA runtime.
+      if (!oom) resp["check"] = "K12";
       fatal_ = is_sticky(e.code);
     } catch (const std::bad_alloc& e) {
       resp = error_json("oom_host", std::string("host allocation failed: ") + e.what());
@@ -212,6 +215,7 @@ int Worker::main() {
       if (cudaError_t err = cudaGetLastError(); err != cudaSuccess) {
         resp = error_json(err == cudaErrorMemoryAllocation ? "oom" : "cuda",
                           fmt::format("CUDA error left pending: {} ({})", cudaGetErrorName(err), cudaGetErrorString(err)));
+        resp["check"] = "K12";  // an error only the shared runtime lets the harness see
         fatal_ = is_sticky(err);
       }
     }

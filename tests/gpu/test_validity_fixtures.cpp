@@ -289,3 +289,50 @@ TEST(ValidityTable, EveryPluginHasARow) {
 }
 
 }  // namespace
+
+namespace {
+
+// The bench-root fixtures (tests/benchroot_validity): compiled on demand like a user's kernels. Their
+// source is found from $AISP_SOURCE_DIR, else the tree this test was configured from.
+std::filesystem::path benchroot_dir() {
+  const char* e = std::getenv("AISP_SOURCE_DIR");
+  return std::filesystem::path(e ? e : AISP_SOURCE_DIR) / "tests" / "benchroot_validity";
+}
+
+const json* variant_named(const json& doc, const std::string& example) {
+  for (auto& ch : member(doc, "results"))
+    for (auto& b : member(ch, "benchmarks"))
+      if (str(b, "example") == example)
+        for (auto& o : member(b, "optimizations"))
+          if (str(o, "name") == example) return &o;
+  return nullptr;
+}
+
+}  // namespace
+
+// Issue 18, hole 3: a --bench-root plugin is built with the in-tree flags (shared CUDA runtime), so a
+// launch error it leaves pending surfaces (K12) and a cuBLAS plugin behaves as an in-tree one does.
+TEST(BenchRootFixtures, BuiltLikeInTreePlugins) {
+  const BenchRun& r = bench();
+  if (!r.have_gpu) GTEST_SKIP() << "no GPU: `aisp info gpu` found no CUDA device";
+  auto root = benchroot_dir();
+  ASSERT_TRUE(std::filesystem::is_directory(root)) << root;
+  std::string dir = std::filesystem::temp_directory_path() / "aisp_benchroot_test";
+  std::filesystem::remove_all(dir);
+  int code = 0;
+  std::string out = run_command("'" + aisp_exe() + "' bench run --bench-root '" + root.string() +
+                                    "' --targets benchroot --iterations 20 --warmup 2 --json --artifacts-dir " + dir +
+                                    " 2>" + dir + ".stderr",
+                                &code);
+  json doc = json::parse(out, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << "bench run (exit " << code << ") printed no JSON:\n" << out.substr(0, 2000);
+  const json* cheat = variant_named(doc, "cheat_hidden_launch_error");
+  const json* honest = variant_named(doc, "honest_benchroot_cublas");
+  ASSERT_NE(cheat, nullptr);
+  ASSERT_NE(honest, nullptr);
+  EXPECT_EQ(str(*cheat, "verdict"), "INVALID") << describe(*cheat);
+  EXPECT_TRUE(failed_one_of(*cheat, {"K12"})) << "the pending launch error must surface as K12" << describe(*cheat);
+  std::string st = str(*honest, "status");
+  EXPECT_TRUE(st == "succeeded" || st == "failed_no_speedup") << describe(*honest);
+  EXPECT_TRUE(failed_checks(*honest).empty()) << describe(*honest);
+}
