@@ -3,13 +3,17 @@
 //
 // One block of 3 warpgroups owns 128 query rows of one head. Warpgroup 0 is the producer: after
 // setmaxnreg.dec to 24 registers, one thread issues cp.async.bulk.tensor (TMA) loads - Q once, then K and
-// V tiles of 128 keys into a 2-stage ring, each completing on its own mbarrier by transaction bytes, each
-// stage refilled once both consumers have released it (an "empty" mbarrier). Warpgroups 1 and 2 are the
-// consumers (setmaxnreg.inc to 240), 64 query rows each: per key tile, S = Q K^T as 8 wgmma m64n128k16
-// (both operands straight from shared memory), online softmax on the fp32 S in registers, then
-// O += P V as 8 wgmma with P from registers (the S accumulator layout is the A-register layout) and V
-// from shared memory read transposed (V is stored [key][d], i.e. MN-major for this GEMM). While one
-// consumer does its softmax the other's GEMMs keep the tensor cores busy.
+// V tiles of 128 keys into a 2-stage ring, each completing on its own "full" mbarrier by transaction
+// bytes, each stage refilled once both consumers have released it ("empty" mbarriers, 256 arrivals).
+// Warpgroups 1 and 2 are the consumers (setmaxnreg.inc to 240), 64 query rows each: per key tile,
+// S = Q K^T as 8 wgmma m64n128k16 (both operands straight from shared memory), online softmax on the fp32
+// S in registers, then O += P V as 8 wgmma with P from registers (the S accumulator layout is the
+// A-register layout) and V from shared memory read transposed (V is stored [key][d], i.e. MN-major here).
+// Three template switches add FlashAttention-3's scheduling, one at a time (measured in the variants):
+//   kOverlap      S_{j+1} is issued with P_j V_j and its softmax runs while P_j V_j is on the tensor cores;
+//   kPingPong     the consumers take turns issuing GEMMs (named barriers 1, 2), so their softmaxes alternate
+//                 with each other's GEMMs instead of coinciding;
+//   kSplitRelease K_j's stage goes back to the producer when S_j is done, V_j's when P_j V_j is.
 // Shared memory layout is what TMA writes with 128-byte swizzle: each 128-row tile is two boxes of 64
 // columns (128 B per row), 8-row atoms of 1 KiB; the wgmma descriptors describe exactly that (K-major:
 // stride 1 KiB between 8-row groups, +32 B per 16-element k step; MN-major V: 1 KiB between 8-key groups,
@@ -397,8 +401,11 @@ class FlashAttentionWgmma : public FlashAttentionPair<kCausal> {
 
   aisp::Requirements requirements() const override { return {.min_compute_capability = 90}; }
   std::string technique() const override {
-    return "FA3-style: TMA + mbarrier 2-stage K/V ring, producer warpgroup (setmaxnreg), 2 consumer "
-           "warpgroups on wgmma m64n128k16, online softmax";
+    std::string t = "TMA + mbarrier K/V ring, producer warpgroup + 2 wgmma consumer warpgroups (setmaxnreg)";
+    if (kOverlap) t += ", intra-warpgroup overlap";
+    if (kPingPong) t += ", ping-pong";
+    if (kSplitRelease) t += ", split K/V release";
+    return t;
   }
 
  private:

@@ -13,7 +13,8 @@
 // the sum is deterministic (rank order).
 // Expected on Hopper (H100 SXM): ~0.36-0.40 ms, ~1.4-1.5x over the two-pass atomic version (the traffic
 // ratio); the DSMEM exchange itself is ~200 cycles per block, invisible next to the 32 KiB load.
-// Measured: see chapters/ch10/README.md.
+// Measured (H100 SXM, harness, cold, 2026-11-25): 364.2 us vs 537.6 us, 1.48x [1.45, 1.50]; 1 GiB in
+// 364.2 us = 2.95 TB/s, the streaming ceiling: the gain is exactly the saved second read of x.
 #include <cooperative_groups.h>
 
 #include "cluster_reduction.cuh"
