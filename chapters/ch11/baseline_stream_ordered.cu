@@ -6,6 +6,7 @@
 // finish, so the GPU then idles while the host frees, allocates and launches step s+1. Each step costs
 // allocation + free + a full host/GPU round trip on top of its ~30 us of kernels.
 // Expected on Hopper: ~80-150 us per step on an H100 VM, ~0.7-1.2 ms for the 8 steps.
+// Measured (H100 80GB HBM3 VM, 2026-11-25, chapter README): 925.0 us (median).
 #include "stream_ordered.cuh"
 
 namespace {

@@ -8,6 +8,7 @@
 // GPU front end starts stage k's kernels the moment both of stage k-1's finish (~1-2 us of launch latency
 // instead of a sync + wake-up + launch). The two streams also run their kernels concurrently.
 // Expected on Hopper: ~24 x 6-8 us = ~0.15-0.2 ms, 2.5-3.5x over device-wide syncs.
+// Measured (H100 80GB HBM3 VM, 2026-11-25, chapter README): 526.9 us -> 375.0 us, 1.41x [1.38, 1.44].
 #include "event_dependencies.cuh"
 
 namespace {

@@ -9,6 +9,7 @@
 // Expected on Hopper: two rounds of 8 concurrent GEMMs, ~0.1-0.15 ms: 5-7x over the serialized loop (a
 // batched or grouped GEMM kernel would do as well with one launch; streams are the general tool when the
 // independent kernels differ).
+// Measured (H100 80GB HBM3 VM, 2026-11-25, chapter README): 1.345 ms -> 184.5 us, 7.29x [7.16, 7.43].
 #include "gemm_streams.cuh"
 
 namespace {

@@ -7,6 +7,7 @@
 // once the stream gets here", the next step's allocation reuses the same block in stream order, and
 // nothing waits for the device. The host runs ahead and the GPU sees back-to-back kernels.
 // Expected on Hopper: ~8 x 30 us of kernels = ~0.25 ms, 3-4x over cudaMalloc/cudaFree per step.
+// Measured (H100 80GB HBM3 VM, 2026-11-25, chapter README): 925.0 us -> 240.0 us, 3.85x [3.77, 3.94].
 #include <cstdint>
 #include <limits>
 

@@ -9,6 +9,7 @@
 // Time ~ max(bulk, chain) plus the few slots the chain borrows.
 // Expected on Hopper: ~1.0-1.1 ms vs ~1.5 ms, ~1.3-1.5x on the whole run(); the critical chain itself
 // finishes ~2-3x sooner.
+// Measured (H100 80GB HBM3 VM, 2026-11-25, chapter README): 1.582 ms -> 1.127 ms, 1.40x [1.38, 1.43].
 #include "stream_priority.cuh"
 
 namespace {

@@ -12,6 +12,7 @@
 // Expected on Hopper: ~0.75-0.9 ms vs ~1.8 ms, ~2.2-2.5x (target >= 1.8x); below the ideal 3x because the
 // kernel is not quite as long as a copy and concurrent kernels slow the DMA slightly (HBM contention is
 // negligible at these rates).
+// Measured (H100 80GB HBM3 VM, 2026-11-25, chapter README): 1.759 ms -> 871.4 us, 2.02x [1.98, 2.06].
 #include <algorithm>
 
 #include "streams.cuh"

@@ -7,6 +7,7 @@
 // launch, a 4-byte D2H copy and a synchronize (~15-25 us in a VM) on top of a few us of GPU work, and the
 // GPU idles during each round trip. Up to 11 levels.
 // Expected on Hopper: ~11 x 20-25 us = ~0.2-0.3 ms on an H100 VM.
+// Measured (H100 80GB HBM3 VM, 2026-11-25, chapter README): 313.1 us (median).
 #include <utility>
 
 #include "dynamic_parallelism.cuh"

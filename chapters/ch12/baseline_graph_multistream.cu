@@ -6,6 +6,7 @@
 // operations one by one (~3-5 us each in a VM), and each tiny kernel finishes long before the host has
 // issued the next: the step is host-bound.
 // Expected on Hopper: ~200 x 3-5 us = ~0.6-1 ms on an H100 VM.
+// Measured (H100 80GB HBM3 VM, 2026-11-25, chapter README): 1.188 ms (median).
 #include "graph_multistream.cuh"
 
 namespace {

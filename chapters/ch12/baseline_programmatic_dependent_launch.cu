@@ -5,6 +5,7 @@
 // next grid is launched only after the previous one drains (~1-2 us of launch latency on the GPU even with
 // the launches already queued), then it still has to run its prologue before doing dependent work.
 // Expected on Hopper: 64 x ~3-4 us = ~0.2-0.25 ms (the launches are queued ahead; host issue is not timed).
+// Measured (H100 80GB HBM3 VM, 2026-11-25, chapter README): 164.5 us (median).
 #include "programmatic_dependent_launch.cuh"
 
 namespace {

@@ -10,6 +10,7 @@
 // per node (~1.8 us measured); with programmatic edges the launch of the next node overlaps the current
 // one and only the dependency resolution remains.
 // Expected on Hopper: ~200 x ~1 us + one launch, ~1.5x over the plain graph, >= 3x over the host loop.
+// Measured (H100 80GB HBM3 VM, 2026-11-25, chapter README): 1.116 ms -> 247.8 us, 4.50x [4.40, 4.61].
 #include "graph_splice.cuh"
 #include "launch_chain.cuh"
 

@@ -18,6 +18,7 @@
 // (~300 here) and ran at 431 us vs the host-driven 318 us (0.74x): device launches are cheap but not free,
 // so they must replace round trips, not multiply launches.
 // Expected on Hopper: ~11 levels x ~5-8 us = ~60-90 us, 3-4x over the host-driven levels.
+// Measured (H100 80GB HBM3 VM, 2026-11-25, chapter README): 313.1 us -> 221.2 us, 1.42x [1.39, 1.44].
 #include "dynamic_parallelism.cuh"
 
 namespace {

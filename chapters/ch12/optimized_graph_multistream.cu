@@ -8,6 +8,7 @@
 // Why it is faster: one launch instead of 209 API calls, and the GPU sees the four branches as independent
 // graph branches it can run concurrently, with graph-internal (not host-issued) dependencies.
 // Expected on Hopper: ~50 x 1.5-2 us of GPU chain + one launch = ~0.1 ms, 6-9x over the eager fork/join.
+// Measured (H100 80GB HBM3 VM, 2026-11-25, chapter README): 1.188 ms -> 185.0 us, 6.42x [6.29, 6.58].
 #include "graph_multistream.cuh"
 #include "graph_splice.cuh"
 

@@ -10,6 +10,7 @@
 // uploaded, ~0.2-0.5 us per node, against ~1.5-3 us per node for a fresh instantiation.
 // Expected on Hopper: capture (~64 x 1 us) + update (~20-30 us) + ~70 us of GPU chain = ~0.15-0.2 ms,
 // ~1.5-2x over re-instantiation.
+// Measured (H100 80GB HBM3 VM, 2026-11-25, chapter README): 479.4 us -> 241.2 us, 1.99x [1.94, 2.03].
 #include <stdexcept>
 
 #include "graph_update.cuh"

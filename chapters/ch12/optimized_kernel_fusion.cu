@@ -9,6 +9,7 @@
 // (~200 x 4 cycles = ~0.4 us at 1.98 GHz).
 // Expected on Hopper: ~10-15 us including the host's single launch, 30-60x over the chain; more than a
 // graph can give (cuda_graphs), because fusion removes the kernels rather than their launch overhead.
+// Measured (H100 80GB HBM3 VM, 2026-11-25, chapter README): 1.218 ms -> 20.9 us, 58.2x [57.1, 59.4].
 #include "launch_chain.cuh"
 
 namespace {

@@ -8,6 +8,7 @@
 // Why it is faster: the launch latency and the prologue of layer l+1 overlap the tail of layer l instead of
 // following it, so the per-layer gap shrinks to roughly the dependency-resolution latency.
 // Expected on Hopper: ~1.3-1.8x on this launch-latency-bound chain (64 x ~2 us vs ~3-4 us).
+// Measured (H100 80GB HBM3 VM, 2026-11-25, chapter README): 164.5 us -> 73.1 us, 2.25x [2.20, 2.31].
 #include "programmatic_dependent_launch.cuh"
 
 namespace {
