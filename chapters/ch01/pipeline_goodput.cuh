@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "../ch02/host_pipeline.hpp"
+#include "../common/host_pipeline.hpp"
 #include "aisp/aisp.hpp"
 
 // 8 batches of 512 x 1024 floats (2 MiB each, 16 MiB in all) through a 1024 x 1024 layer: per batch a

@@ -16,7 +16,7 @@
 #include <cstring>
 #include <memory>
 
-#include "host_pipeline.hpp"
+#include "../common/host_pipeline.hpp"
 #include "memory_transfer.cuh"
 
 namespace {

@@ -16,7 +16,7 @@
 #include <stdexcept>
 
 #include "aisp/aisp.hpp"
-#include "host_pipeline.hpp"
+#include "../common/host_pipeline.hpp"
 
 // 4 Mi floats = 16 MiB = 256 pages of 64 KiB (the granularity UVM migrates on x86 by default), or
 // 4096 OS pages of 4 KiB.

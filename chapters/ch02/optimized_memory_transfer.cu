@@ -11,7 +11,7 @@
 // reports 5.4x on its B200 host).
 // Measured (H100 80GB HBM3 VM, 2026-11-22, chapter README): 4.04 ms -> 0.621 ms, 6.5x: pinned 54 GB/s, pageable
 // 8.3 GB/s on this VM.
-#include "host_pipeline.hpp"
+#include "../common/host_pipeline.hpp"
 #include "memory_transfer.cuh"
 
 namespace {

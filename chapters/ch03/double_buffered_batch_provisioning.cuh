@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "../ch02/host_pipeline.hpp"
+#include "../common/host_pipeline.hpp"
 #include "aisp/aisp.hpp"
 
 // 8 batches of 256 samples x 1024 features; the layer maps 1024 -> 4096. Per batch the CPU converts

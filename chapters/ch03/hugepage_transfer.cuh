@@ -23,7 +23,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "../ch02/host_pipeline.hpp"
+#include "../common/host_pipeline.hpp"
 #include "aisp/aisp.hpp"
 
 // 16 Mi floats = 64 MiB = 32 huge pages of 2 MiB, 16384 pages of 4 KiB. ~1.3 ms per direction at 50 GB/s.

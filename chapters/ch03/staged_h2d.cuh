@@ -15,7 +15,7 @@
 #include <memory>
 
 #include "aisp/aisp.hpp"
-#include "staging_ring.hpp"
+#include "../common/staging_ring.hpp"
 
 // 8 Mi floats = 32 MiB: ~0.65 ms of DMA at ~50 GB/s, 16 chunks of 2 MiB for the pipeline (StagedUploader's
 // default geometry: 4 threads, 6 slots of 2 MiB).

@@ -13,7 +13,7 @@
 // Expected on Hopper: ~1.2-2 ms per run, dominated by the host pass and the PCIe copy.
 // Timing note: the stream synchronize after the D2H copy waits on the harness's held stream, so the
 // harness drops its blocking kernel for this variant and the host reduction falls inside the window.
-#include "../ch02/host_pipeline.hpp"
+#include "../common/host_pipeline.hpp"
 #include "host_staged_reduction.cuh"
 
 namespace {

@@ -32,7 +32,7 @@
 #include <string>
 #include <vector>
 
-#include "../ch03/staging_ring.hpp"
+#include "../common/staging_ring.hpp"
 #include "aisp/aisp.hpp"
 
 // storage_cpu: 4 Mi floats = 16 MiB (~3-4 ms for the synchronous cached baseline on the H100 VM).

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "../ch02/host_pipeline.hpp"
+#include "host_pipeline.hpp"
 
 // ---- NUMA facts, read from sysfs (no libnuma) ------------------------------------------------------
 

@@ -1,6 +1,6 @@
 // Host-side building blocks for pairs whose timed work includes CPU work (transfers through host memory,
-// staging copies, batch preparation, file reads). ch02's transfer pairs use it, and the later chapters
-// that build on them include it from here (ch01 pipeline_goodput, ch03 staging pairs, ch05 storage).
+// staging copies, batch preparation, file reads). ch02's transfer pairs introduce it; ch01 pipeline_goodput,
+// ch03's staging pairs and ch05's storage pairs build on it, so it lives in chapters/common/, not a chapter.
 //
 // How host work gets timed here. The harness times run() with CUDA events on its stream, and in its
 // default cold mode it holds that stream with a blocking kernel while run() enqueues, so host enqueue
