@@ -11,11 +11,8 @@
 
 namespace {
 
-class BaselineGemmBatched : public aisp::Benchmark {
+class BaselineGemmBatched : public GemmBatchedBase {
  public:
-  aisp::Workload workload() const override { return gemm_batched_workload(); }
-  void setup(aisp::Context& ctx) override { declare_gemm_batched_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t batch = ctx.param("batch");
     const int m = static_cast<int>(ctx.param("m")), n = static_cast<int>(ctx.param("n"));
@@ -34,7 +31,6 @@ class BaselineGemmBatched : public aisp::Benchmark {
     }
   }
 
-  aisp::Tolerance tolerance() const override { return gemm_batched_tolerance(); }
   std::string technique() const override { return "host loop of 256 cublasSgemm calls"; }
 };
 

@@ -67,11 +67,10 @@ __global__ void scale_kernel(const float4* __restrict__ t, const float* __restri
   }
 }
 
-class BaselinePerformance : public aisp::Benchmark {
+class BaselinePerformance : public PerformanceBase {
  public:
-  aisp::Workload workload() const override { return performance_workload(); }
   void setup(aisp::Context& ctx) override {
-    declare_performance_buffers(ctx);
+    PerformanceBase::setup(ctx);
     const int64_t n = ctx.param("rows") * ctx.param("cols");
     tmp_ = static_cast<float4*>(ctx.scratch("t", static_cast<size_t>(n) * sizeof(float)));
   }

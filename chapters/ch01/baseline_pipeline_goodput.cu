@@ -19,11 +19,10 @@
 
 namespace {
 
-class BaselinePipelineGoodput : public aisp::Benchmark {
+class BaselinePipelineGoodput : public PipelineGoodputBase {
  public:
-  aisp::Workload workload() const override { return pipeline_goodput_workload(); }
   void setup(aisp::Context& ctx) override {
-    declare_pipeline_goodput_buffers(ctx);
+    PipelineGoodputBase::setup(ctx);
     const int64_t count = ctx.param("batches") * ctx.param("rows") * ctx.param("features");
     dataset_ = std::make_unique<float[]>(count);  // pageable: ordinary heap memory, pages touched by the fill
     fill_goodput_dataset(dataset_.get(), count);

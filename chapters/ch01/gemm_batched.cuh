@@ -25,14 +25,6 @@ inline aisp::Workload gemm_batched_workload() {
   return w;
 }
 
-inline void declare_gemm_batched_buffers(aisp::Context& ctx) {
-  const int64_t batch = ctx.param("batch"), m = ctx.param("m"), n = ctx.param("n"), k = ctx.param("k");
-  // |a|, |b| <= 1: the tolerance below is derived from this bound, so keep the two in step.
-  ctx.input("a", aisp::DType::f32, {batch, m, k}, aisp::Fill::uniform(-1, 1));
-  ctx.input("b", aisp::DType::f32, {batch, k, n}, aisp::Fill::uniform(-1, 1));
-  ctx.output("c", aisp::DType::f32, {batch, m, n});
-}
-
 // Why the default fp32 tolerance (rtol 1e-5, atol 1e-8) cannot hold here: cuBLAS picks its kernel per
 // call shape, and a lone 128^3 GEMM (4 tiles for 132 SMs) is a natural split-K candidate while the
 // batched call is not, so the two variants may sum each length-k dot product in different orders.
@@ -58,3 +50,17 @@ inline aisp::Tolerance gemm_batched_tolerance() {
       "cuBLAS may sum the k=128 dot products in a different order for the loop and the batched call; "
       "FP32 bound |dC| <= 2*gamma_k*sum|a||b| <= 2*gamma_k*k = 1.95e-3 for |a|,|b| <= 1 (Higham 3.1)");
 }
+
+// The pair's base: its workload, buffers and tolerance; each variant adds only its kernels and run().
+class GemmBatchedBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return gemm_batched_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t batch = ctx.param("batch"), m = ctx.param("m"), n = ctx.param("n"), k = ctx.param("k");
+    // |a|, |b| <= 1: the tolerance above is derived from this bound, so keep the two in step.
+    ctx.input("a", aisp::DType::f32, {batch, m, k}, aisp::Fill::uniform(-1, 1));
+    ctx.input("b", aisp::DType::f32, {batch, k, n}, aisp::Fill::uniform(-1, 1));
+    ctx.output("c", aisp::DType::f32, {batch, m, n});
+  }
+  aisp::Tolerance tolerance() const override { return gemm_batched_tolerance(); }
+};

@@ -12,11 +12,8 @@
 
 namespace {
 
-class OptimizedGemmBatched : public aisp::Benchmark {
+class OptimizedGemmBatched : public GemmBatchedBase {
  public:
-  aisp::Workload workload() const override { return gemm_batched_workload(); }
-  void setup(aisp::Context& ctx) override { declare_gemm_batched_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t batch = ctx.param("batch");
     const int64_t m = ctx.param("m"), n = ctx.param("n"), k = ctx.param("k");
@@ -32,7 +29,6 @@ class OptimizedGemmBatched : public aisp::Benchmark {
         static_cast<int>(batch)));
   }
 
-  aisp::Tolerance tolerance() const override { return gemm_batched_tolerance(); }
   std::string technique() const override { return "one cublasSgemmStridedBatched call"; }
 };
 

@@ -33,11 +33,8 @@ __global__ void fused_epilogue_kernel(const float4* __restrict__ x, const float4
   }
 }
 
-class OptimizedPerformance : public aisp::Benchmark {
+class OptimizedPerformance : public PerformanceBase {
  public:
-  aisp::Workload workload() const override { return performance_workload(); }
-  void setup(aisp::Context& ctx) override { declare_performance_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t cols = ctx.param("cols"), n4 = ctx.param("rows") * cols / 4, cols4 = cols / 4;
     const auto* x = ctx.buffer("x").as<const float4>();

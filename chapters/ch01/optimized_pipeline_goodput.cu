@@ -20,11 +20,10 @@
 
 namespace {
 
-class OptimizedPipelineGoodput : public aisp::Benchmark {
+class OptimizedPipelineGoodput : public PipelineGoodputBase {
  public:
-  aisp::Workload workload() const override { return pipeline_goodput_workload(); }
   void setup(aisp::Context& ctx) override {
-    declare_pipeline_goodput_buffers(ctx);
+    PipelineGoodputBase::setup(ctx);
     const int64_t count = ctx.param("batches") * ctx.param("rows") * ctx.param("features");
     AISP_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&dataset_), count * sizeof(float), cudaHostAllocDefault));
     fill_goodput_dataset(dataset_, count);

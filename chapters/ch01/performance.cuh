@@ -31,16 +31,21 @@ inline aisp::Workload performance_workload() {
   return w;
 }
 
-inline void declare_performance_buffers(aisp::Context& ctx) {
-  const int64_t rows = ctx.param("rows"), cols = ctx.param("cols");
-  ctx.input("x", aisp::DType::f32, {rows, cols});
-  ctx.input("residual", aisp::DType::f32, {rows, cols});
-  // Per-channel parameters are weights: static, filled once before setup().
-  ctx.input("gamma", aisp::DType::f32, {cols}, aisp::Fill::uniform(0.5, 1.5), aisp::Role::static_);
-  ctx.input("beta", aisp::DType::f32, {cols}, aisp::Fill::uniform(-0.1, 0.1), aisp::Role::static_);
-  ctx.input("layer_scale", aisp::DType::f32, {cols}, aisp::Fill::uniform(0.1, 1.0), aisp::Role::static_);
-  ctx.output("out", aisp::DType::f32, {rows, cols});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class PerformanceBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return performance_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t rows = ctx.param("rows"), cols = ctx.param("cols");
+    ctx.input("x", aisp::DType::f32, {rows, cols});
+    ctx.input("residual", aisp::DType::f32, {rows, cols});
+    // Per-channel parameters are weights: static, filled once before setup().
+    ctx.input("gamma", aisp::DType::f32, {cols}, aisp::Fill::uniform(0.5, 1.5), aisp::Role::static_);
+    ctx.input("beta", aisp::DType::f32, {cols}, aisp::Fill::uniform(-0.1, 0.1), aisp::Role::static_);
+    ctx.input("layer_scale", aisp::DType::f32, {cols}, aisp::Fill::uniform(0.1, 1.0), aisp::Role::static_);
+    ctx.output("out", aisp::DType::f32, {rows, cols});
+  }
+};
 
 // The four stages. Each result is a float rounded exactly once per written operation; the _rn
 // intrinsics are never contracted with a neighbouring stage's multiply into an FMA, so the fused kernel

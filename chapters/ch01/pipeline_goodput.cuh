@@ -39,12 +39,17 @@ inline aisp::Workload pipeline_goodput_workload() {
   return w;
 }
 
-inline void declare_pipeline_goodput_buffers(aisp::Context& ctx) {
-  const int64_t b = ctx.param("batches"), r = ctx.param("rows"), o = ctx.param("out_features");
-  static_assert(16 * kGoodputFeatures < (int64_t{1} << 24), "GEMM partial sums must stay exact in fp32");
-  ctx.input("w", aisp::DType::f32, {ctx.param("features"), o}, aisp::Fill::int_range(-4, 4));
-  ctx.output("y", aisp::DType::f32, {b, r, o});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class PipelineGoodputBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return pipeline_goodput_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t b = ctx.param("batches"), r = ctx.param("rows"), o = ctx.param("out_features");
+    static_assert(16 * kGoodputFeatures < (int64_t{1} << 24), "GEMM partial sums must stay exact in fp32");
+    ctx.input("w", aisp::DType::f32, {ctx.param("features"), o}, aisp::Fill::int_range(-4, 4));
+    ctx.output("y", aisp::DType::f32, {b, r, o});
+  }
+};
 
 // The dataset's fixed contents, written into whichever host memory the variant chose.
 inline void fill_goodput_dataset(float* host, int64_t count) {
