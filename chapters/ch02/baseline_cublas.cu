@@ -23,11 +23,8 @@ __global__ void naive_sgemm_kernel(const float* __restrict__ a, const float* __r
   c[static_cast<int64_t>(row) * n + col] = acc;
 }
 
-class BaselineCublas : public aisp::Benchmark {
+class BaselineCublas : public CublasBase {
  public:
-  aisp::Workload workload() const override { return cublas_workload(); }
-  void setup(aisp::Context& ctx) override { declare_cublas_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int m = static_cast<int>(ctx.param("m")), n = static_cast<int>(ctx.param("n"));
     const int k = static_cast<int>(ctx.param("k"));

@@ -21,11 +21,10 @@
 
 namespace {
 
-class BaselineMemoryTransfer : public aisp::Benchmark {
+class BaselineMemoryTransfer : public MemoryTransferBase {
  public:
-  aisp::Workload workload() const override { return memory_transfer_workload(); }
   void setup(aisp::Context& ctx) override {
-    declare_memory_transfer_buffers(ctx);
+    MemoryTransferBase::setup(ctx);
     const size_t n = static_cast<size_t>(ctx.param("n"));
     host_ = std::make_unique<float[]>(n);
     // Touch every page now: first-touch page faults belong to setup, not to the first timed samples.

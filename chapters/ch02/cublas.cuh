@@ -29,11 +29,16 @@ inline aisp::Workload cublas_workload() {
   return w;
 }
 
-inline void declare_cublas_buffers(aisp::Context& ctx) {
-  const int64_t m = ctx.param("m"), n = ctx.param("n"), k = ctx.param("k");
-  // Integers in [-4, 4]: see the file comment (exact sums). Keep in step with the bound 16 * k < 2^24.
-  static_assert(16 * kSgemmK < (int64_t{1} << 24), "partial sums must stay exact in fp32");
-  ctx.input("a", aisp::DType::f32, {m, k}, aisp::Fill::int_range(-4, 4));
-  ctx.input("b", aisp::DType::f32, {k, n}, aisp::Fill::int_range(-4, 4));
-  ctx.output("c", aisp::DType::f32, {m, n});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class CublasBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return cublas_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t m = ctx.param("m"), n = ctx.param("n"), k = ctx.param("k");
+    // Integers in [-4, 4]: see the file comment (exact sums). Keep in step with the bound 16 * k < 2^24.
+    static_assert(16 * kSgemmK < (int64_t{1} << 24), "partial sums must stay exact in fp32");
+    ctx.input("a", aisp::DType::f32, {m, k}, aisp::Fill::int_range(-4, 4));
+    ctx.input("b", aisp::DType::f32, {k, n}, aisp::Fill::int_range(-4, 4));
+    ctx.output("c", aisp::DType::f32, {m, n});
+  }
+};

@@ -34,11 +34,16 @@ inline aisp::Workload managed_prefetch_workload() {
   return w;
 }
 
-inline void declare_managed_prefetch_buffers(aisp::Context& ctx) {
-  const int64_t n = ctx.param("n");
-  ctx.input("in", aisp::DType::f32, {n});
-  ctx.output("out", aisp::DType::f32, {n});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class ManagedPrefetchBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return managed_prefetch_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t n = ctx.param("n");
+    ctx.input("in", aisp::DType::f32, {n});
+    ctx.output("out", aisp::DType::f32, {n});
+  }
+};
 
 // The managed buffer, written by the CPU (so its pages start in host memory).
 inline float* make_managed_data(aisp::Context& ctx) {

@@ -25,11 +25,16 @@ inline aisp::Workload memory_transfer_workload() {
   return w;
 }
 
-inline void declare_memory_transfer_buffers(aisp::Context& ctx) {
-  const int64_t n = ctx.param("n");
-  ctx.input("in", aisp::DType::f32, {n});
-  ctx.output("out", aisp::DType::f32, {n});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class MemoryTransferBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return memory_transfer_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t n = ctx.param("n");
+    ctx.input("in", aisp::DType::f32, {n});
+    ctx.output("out", aisp::DType::f32, {n});
+  }
+};
 
 // The round trip both variants run: device -> host buffer, then host buffer -> device, in stream order.
 inline void round_trip_through_host(aisp::Context& ctx, float* host) {

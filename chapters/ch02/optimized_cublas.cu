@@ -16,11 +16,8 @@
 
 namespace {
 
-class OptimizedCublas : public aisp::Benchmark {
+class OptimizedCublas : public CublasBase {
  public:
-  aisp::Workload workload() const override { return cublas_workload(); }
-  void setup(aisp::Context& ctx) override { declare_cublas_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int m = static_cast<int>(ctx.param("m")), n = static_cast<int>(ctx.param("n"));
     const int k = static_cast<int>(ctx.param("k"));

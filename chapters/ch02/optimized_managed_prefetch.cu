@@ -15,11 +15,10 @@
 
 namespace {
 
-class OptimizedManagedPrefetch : public aisp::Benchmark {
+class OptimizedManagedPrefetch : public ManagedPrefetchBase {
  public:
-  aisp::Workload workload() const override { return managed_prefetch_workload(); }
   void setup(aisp::Context& ctx) override {
-    declare_managed_prefetch_buffers(ctx);
+    ManagedPrefetchBase::setup(ctx);
     data_ = make_managed_data(ctx);
   }
 

@@ -16,11 +16,10 @@
 
 namespace {
 
-class OptimizedMemoryTransfer : public aisp::Benchmark {
+class OptimizedMemoryTransfer : public MemoryTransferBase {
  public:
-  aisp::Workload workload() const override { return memory_transfer_workload(); }
   void setup(aisp::Context& ctx) override {
-    declare_memory_transfer_buffers(ctx);
+    MemoryTransferBase::setup(ctx);
     AISP_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&host_), ctx.param("n") * sizeof(float),
                                   cudaHostAllocDefault));
   }
