@@ -23,6 +23,7 @@
 
 #include "aisp/device_info.hpp"
 #include "core/result.hpp"
+#include "store/store.hpp"
 
 namespace aisp::analysis {
 
@@ -34,7 +35,7 @@ inline bool known(double v) { return std::isfinite(v); }
 
 // Numeric series per target, variant and metric (telemetry the store or results file carries beside the
 // timings: power_w, energy_mj, sm_mhz ...). target -> variant -> metric -> values.
-using Telemetry = std::map<std::string, std::map<std::string, std::map<std::string, std::vector<double>>>>;
+using Telemetry = TelemetrySeries;
 
 // The GPU a run was measured on, and where roofline ceilings come from.
 struct Hardware {
@@ -66,6 +67,8 @@ struct Dataset {
 // From a store: `run_spec` as Store::resolve_run accepts ("latest", an id, a key or prefix); `history_runs`
 // earlier runs of the same hardware key are loaded too (0 = only the chosen run).
 Dataset load_store(const std::filesystem::path& db, const std::string& run_spec = "latest", size_t history_runs = 50);
+// A run loaded through Store::load_runs, as the analyses read it.
+RunData run_data_of(StoredRun run);
 // From a results file or a run directory (manifest.json beside it is used when present).
 Dataset load_file(const std::filesystem::path& results_or_run_dir);
 // Looks for hardware_capabilities_<hwkey>.json: `explicit_path` when given, else in each of `dirs`.

@@ -1,18 +1,13 @@
-// Loading what the analyses read: runs from the SQLite store (the default) or one results file, with the
-// run manifest (for the device's ceilings) and telemetry (for energy).
-//
-// The store's public API returns targets but not the stored manifest or telemetry rows, so those two are
-// read here with read-only SQL against the `manifests` and `telemetry` tables (docs/result-schema.md,
-// "Results store"). Should Store grow accessors for them, these two queries are what they replace.
+// Loading what the analyses read: runs from the SQLite store (the default, through Store::load_runs, the
+// same loader the dashboard uses) or one results file, with the run manifest (for the device's ceilings)
+// and telemetry (for energy).
 #include <fmt/format.h>
-#include <sqlite3.h>
 
 #include <algorithm>
 
 #include "analysis/analysis.hpp"
 #include "core/file_names.hpp"
 #include "core/json_io.hpp"
-#include "store/sqlite_db.hpp"
 #include "store/store.hpp"
 
 namespace aisp::analysis {
@@ -96,53 +91,39 @@ void telemetry_from_samples(const fs::path& run_dir, const std::vector<TargetRes
   }
 }
 
-RunData run_from_store(Store& store, sql::Db& raw, const RunInfo& info) {
+}  // namespace
+
+RunData run_data_of(StoredRun run) {
   RunData r;
-  r.id = info.id;
-  r.key = info.key;
-  r.stamp = info.stamp;
-  r.label = info.label;
-  r.mode = info.mode;
-  r.git_commit = info.git_commit;
-  r.hardware_key = info.hardware_key;
-  r.gpu_model = info.gpu_model;
-  r.targets = store.load_run(info.id);
-  sql::Statement m(raw, "SELECT json FROM manifests WHERE run_id = ?");
-  m.bind(1, info.id);
-  if (m.step()) {
-    try {
-      r.manifest = json::parse(m.text(0));
-    } catch (const json::exception&) {
-      r.manifest = nullptr;
-    }
-  }
-  sql::Statement tel(raw, "SELECT target, variant, metric, value FROM telemetry WHERE run_id = ? AND target != '' "
-                          "ORDER BY target, variant, metric, seq");
-  tel.bind(1, info.id);
-  while (tel.step())
-    if (!tel.is_null(3)) r.telemetry[tel.text(0)][tel.text(1)][tel.text(2)].push_back(tel.real(3));
+  r.id = run.info.id;
+  r.key = std::move(run.info.key);
+  r.stamp = std::move(run.info.stamp);
+  r.label = std::move(run.info.label);
+  r.mode = std::move(run.info.mode);
+  r.git_commit = std::move(run.info.git_commit);
+  r.hardware_key = std::move(run.info.hardware_key);
+  r.gpu_model = std::move(run.info.gpu_model);
+  r.targets = std::move(run.targets);
+  r.telemetry = std::move(run.telemetry);
+  r.manifest = std::move(run.manifest);
   return r;
 }
-
-}  // namespace
 
 Dataset load_store(const fs::path& db, const std::string& run_spec, size_t history_runs) {
   Store store = Store::open(db, false);
   RunInfo chosen = store.resolve_run(run_spec.empty() ? "latest" : run_spec);
-  sql::Db raw(db, SQLITE_OPEN_READONLY);
   Dataset d;
   // Earlier runs of the same GPU model and timing mode: history and scaling compare like with like. A/A
-  // calibration runs (`bench calibrate`, label "calibrate-...") compare a baseline with itself: left out.
-  std::vector<RunInfo> earlier;
-  for (auto& r : store.list_runs()) {
-    if (r.id == chosen.id) break;
-    if (r.hardware_key == chosen.hardware_key && r.mode == chosen.mode && r.complete &&
-        r.label.rfind("calibrate", 0) != 0 && r.key.find("__calibrate") == std::string::npos)
-      earlier.push_back(r);
-  }
-  if (earlier.size() > history_runs) earlier.erase(earlier.begin(), earlier.end() - static_cast<long>(history_runs));
-  for (auto& r : earlier) d.runs.push_back(run_from_store(store, raw, r));
-  d.runs.push_back(run_from_store(store, raw, chosen));
+  // calibration runs compare a baseline with itself: left out.
+  RunFilter earlier;
+  earlier.hardware_key = chosen.hardware_key;
+  earlier.mode = chosen.mode;
+  earlier.complete_only = true;
+  earlier.skip_calibration = true;
+  earlier.before_run = chosen.id;
+  earlier.newest = history_runs;
+  for (auto& r : store.load_runs(earlier)) d.runs.push_back(run_data_of(std::move(r)));
+  d.runs.push_back(run_data_of(store.load_stored_run(chosen)));
   d.hardware = hardware_from_manifest(d.runs.back().manifest, chosen.gpu_model, chosen.hardware_key);
   d.source = fmt::format("store {}, run {} ({})", db.string(), chosen.id, chosen.key);
   return d;

@@ -10,17 +10,8 @@
 
 namespace aisp::serve {
 
-bool is_calibration(const std::string& label, const std::string& run_key) {
-  return label.rfind("calibrate", 0) == 0 || run_key.find("__calibrate") != std::string::npos;
-}
-
-bool is_calibration(const RunInfo& r) { return is_calibration(r.label, r.key); }
-
 std::unique_ptr<StoreView::Connection> StoreView::connect() const {
-  auto c = std::make_unique<Connection>(Connection{Store::open_read_only(path_), std::make_unique<sql::Db>(path_, SQLITE_OPEN_READONLY)});
-  c->raw->exec("PRAGMA query_only=ON;");
-  sqlite3_busy_timeout(c->raw->handle(), 10000);
-  return c;
+  return std::make_unique<Connection>(Connection{Store::open_read_only(path_)});
 }
 
 StoreView::StoreView(const std::filesystem::path& db, size_t cache_runs, size_t connections)
@@ -85,28 +76,10 @@ std::shared_ptr<const analysis::RunData> StoreView::run(const RunInfo& info) {
     std::lock_guard lock(cache_mutex_);
     if (auto it = cache_.find(info.id); it != cache_.end() && it->second->key == info.key) return it->second;
   }
-  auto r = std::make_shared<analysis::RunData>();
-  r->id = info.id;
-  r->key = info.key;
-  r->stamp = info.stamp;
-  r->label = info.label;
-  r->mode = info.mode;
-  r->git_commit = info.git_commit;
-  r->hardware_key = info.hardware_key;
-  r->gpu_model = info.gpu_model;
+  std::shared_ptr<const analysis::RunData> r;
   {
     auto c = borrow();
-    r->targets = c->store.load_run(info.id);
-    sql::Statement m(*c->raw, "SELECT json FROM manifests WHERE run_id = ?");
-    m.bind(1, info.id);
-    if (m.step()) r->manifest = json::parse(m.text(0), nullptr, /*allow_exceptions=*/false);
-    if (r->manifest.is_discarded()) r->manifest = nullptr;
-    // Run-level rows (target '') are the manifest's hardware snapshot, already in `manifest`.
-    sql::Statement tel(*c->raw, "SELECT target, variant, metric, value FROM telemetry WHERE run_id = ? AND target != '' "
-                                "ORDER BY target, variant, metric, seq");
-    tel.bind(1, info.id);
-    while (tel.step())
-      if (!tel.is_null(3)) r->telemetry[tel.text(0)][tel.text(1)][tel.text(2)].push_back(tel.real(3));
+    r = std::make_shared<const analysis::RunData>(analysis::run_data_of(c->store.load_stored_run(info)));
   }
   // Two requests may have loaded the same run at once: either copy is the run; the last one is kept.
   std::lock_guard lock(cache_mutex_);
@@ -127,15 +100,7 @@ std::vector<std::string> StoreView::target_ids() {
 
 std::vector<StoreView::Latest> StoreView::latest_results() {
   auto c = borrow();
-  // Same chronological order as Store::list_runs (stamp, then id); the last row per key wins.
-  sql::Statement st(*c->raw, "SELECT t.target, coalesce(r.hardware_key, ''), r.id, coalesce(r.label, ''), r.run_key "
-                             "FROM targets t JOIN runs r ON r.id = t.run_id ORDER BY coalesce(r.stamp, ''), r.id");
-  std::map<std::pair<std::string, std::string>, int64_t> latest;
-  while (st.step())
-    if (!is_calibration(st.text(3), st.text(4))) latest[{st.text(0), st.text(1)}] = st.int64(2);
-  std::vector<Latest> out;
-  for (auto& [key, id] : latest) out.push_back({key.first, key.second, id});
-  return out;
+  return c->store.latest_results();
 }
 
 std::vector<HistoryRow> StoreView::history(const std::string& target, const std::string& hardware_key) {

@@ -28,10 +28,8 @@ class Db;
 
 namespace aisp::serve {
 
-// A/A calibration runs (`aisp bench calibrate`) time a baseline against itself: they are shown in the
-// runs list but never as a target's latest result or in the analyses.
-bool is_calibration(const RunInfo& r);
-bool is_calibration(const std::string& label, const std::string& run_key);
+// A/A calibration runs (aisp::is_calibration, store/store.hpp) are shown in the runs list but never as a
+// target's latest result or in the analyses.
 
 class StoreView {
  public:
@@ -47,22 +45,18 @@ class StoreView {
   std::shared_ptr<const analysis::RunData> run(const RunInfo& info);
   std::vector<std::string> target_ids();
   // For each (target, hardware key): the id of the newest run that holds it, calibration runs left out.
-  struct Latest {
-    std::string target, hardware_key;
-    int64_t run_id = 0;
-  };
+  using Latest = LatestResult;
   std::vector<Latest> latest_results();
   std::vector<HistoryRow> history(const std::string& target, const std::string& hardware_key);
   std::vector<CompareRow> compare(const RunInfo& baseline, const RunInfo& candidate);
 
- // A token that changes when the store's content may have: SQLite's data_version (commits by other
+  // A token that changes when the store's content may have: SQLite's data_version (commits by other
   // connections) plus the file's identity and size (a replaced file, a WAL that grew).
   std::string version();
 
  private:
   struct Connection {
-    Store store;
-    std::unique_ptr<sql::Db> raw;  // read-only too: the manifest and telemetry tables Store has no accessor for
+    Store store;  // read-only (Store::open_read_only); runs are read through Store::load_stored_run
   };
   // A borrowed connection, returned to the pool when this goes out of scope.
   class Lease {

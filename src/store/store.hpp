@@ -8,6 +8,7 @@
 #pragma once
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -69,6 +70,40 @@ struct CompareRow {
   std::string change;                         // faster | slower | same | unclear | only in A | only in B
 };
 
+// Numeric series a run carries beside its timings (power_w, energy_mj, sm_mhz ...), per target, variant
+// and metric: target -> variant -> metric -> values in sample order.
+using TelemetrySeries = std::map<std::string, std::map<std::string, std::map<std::string, std::vector<double>>>>;
+
+// One run as its readers (the analyses, the dashboard) use it: the row, the targets rebuilt with their
+// raw samples, the manifest, and the per-target telemetry. Run-level telemetry rows (target '') are the
+// manifest's hardware snapshot and are left out: `manifest` already holds them.
+struct StoredRun {
+  RunInfo info;
+  std::vector<TargetResult> targets;
+  nlohmann::json manifest;  // null when the stored text is not JSON
+  TelemetrySeries telemetry;
+};
+
+// Which runs Store::find_runs / load_runs return; an unset field matches every run.
+struct RunFilter {
+  std::optional<std::string> hardware_key, mode;  // equal to this ("" included)
+  bool complete_only = false;
+  bool skip_calibration = false;  // leave out A/A calibration runs (is_calibration)
+  std::optional<int64_t> before_run;  // only runs listed before this run id (all of them when it is unknown)
+  std::optional<size_t> newest;       // keep only this many of the matches, the newest ones
+};
+
+// A/A calibration runs (`aisp bench calibrate`, label "calibrate-..." or a key with "__calibrate") time a
+// baseline against itself: their "speedup" is the noise floor, so history and analyses leave them out.
+bool is_calibration(const std::string& label, const std::string& run_key);
+bool is_calibration(const RunInfo& r);
+
+// The newest run that holds a target on one hardware key (calibration runs left out).
+struct LatestResult {
+  std::string target, hardware_key;
+  int64_t run_id = 0;
+};
+
 // One stored profile (`aisp profile ncu|sanitizer`): the row's columns and the whole document
 // (src/profile/profile_run.hpp describes it).
 struct ProfileRow {
@@ -105,6 +140,13 @@ class Store {
   // The run's targets rebuilt from the store (samples included), as the results JSON had them.
   std::vector<TargetResult> load_run(int64_t run_id);
   std::vector<std::string> target_ids();
+  // The one read path for whole runs: list_runs() narrowed by `filter` (chronological order kept), and
+  // each run loaded with its targets, manifest and telemetry.
+  std::vector<RunInfo> find_runs(const RunFilter& filter);
+  StoredRun load_stored_run(const RunInfo& run);
+  std::vector<StoredRun> load_runs(const RunFilter& filter);
+  // For each (target, hardware key), the newest run holding it; ordered by target, then hardware key.
+  std::vector<LatestResult> latest_results();
 
   // Oldest run first. Change points are found per (hardware key, timing mode, variant) series, so a GPU
   // or mode change is not a "shift".

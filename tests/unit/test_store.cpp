@@ -408,6 +408,57 @@ TEST(Store, ResolvesRunsByIdNamePathAndPrefix) {
   EXPECT_THROW(store.resolve_run("2026010"), std::runtime_error);  // ambiguous prefix
 }
 
+// The one read path the analyses and the dashboard share: a run with its manifest and per-target telemetry.
+TEST(Store, LoadStoredRunCarriesManifestAndTelemetry) {
+  TempDir tmp;
+  Store store = Store::open(tmp.path / "aisp.db");
+  store.ingest_run(write_run(tmp.path, "20260101_000001__bench__t",
+                             {make_target("ch07:copy", 2.0, 1.0), make_target("ch01:gemm", 5.0, 4.0)}));
+  StoredRun run = store.load_stored_run(store.resolve_run("latest"));
+  EXPECT_EQ(run.info.key, "20260101_000001__bench__t");
+  ASSERT_EQ(run.targets.size(), 2u);
+  EXPECT_EQ(run.manifest.at("git").at("commit"), "abc123");
+  EXPECT_EQ(run.telemetry.at("ch07:copy").at("baseline").at("sm_mhz"), (std::vector<double>{1980, 1975}));
+  EXPECT_EQ(run.telemetry.at("ch01:gemm").at("baseline").at("temp_c"), (std::vector<double>{41, 42}));
+  // Run-level rows are the manifest's hardware snapshot: in `manifest`, not repeated as telemetry.
+  EXPECT_EQ(run.telemetry.count(""), 0u);
+}
+
+TEST(Store, FindRunsKeepsLikeForLikeEarlierRuns) {
+  TempDir tmp;
+  Store store = Store::open(tmp.path / "aisp.db");
+  auto t = std::vector<TargetResult>{make_target("ch07:copy", 2, 1)};
+  store.ingest_run(write_run(tmp.path, "20260101_000001__bench__a", t));
+  store.ingest_run(write_run(tmp.path, "20260102_000001__bench__calibrate-x", t));
+  store.ingest_run(write_run(tmp.path, "20260103_000001__bench__warm", t, "abc123", "finished", "warm"));
+  store.ingest_run(write_run(tmp.path, "20260104_000001__bench__d", t));
+  store.ingest_run(write_run(tmp.path, "20260105_000001__bench__e", t));
+  RunInfo latest = store.resolve_run("latest");
+  RunFilter f;
+  f.mode = "cold";
+  f.skip_calibration = true;
+  f.before_run = latest.id;
+  auto keys = [&] {
+    std::vector<std::string> out;
+    for (auto& r : store.find_runs(f)) out.push_back(r.key);
+    return out;
+  };
+  EXPECT_EQ(keys(), (std::vector<std::string>{"20260101_000001__bench__a", "20260104_000001__bench__d"}));
+  f.newest = 1;
+  EXPECT_EQ(keys(), (std::vector<std::string>{"20260104_000001__bench__d"}));
+  f.newest = 0;
+  EXPECT_TRUE(keys().empty());
+  f = RunFilter{};
+  f.hardware_key = "";  // set: must equal "", which no run here has
+  EXPECT_TRUE(keys().empty());
+  EXPECT_EQ(store.load_runs(RunFilter{}).size(), 5u);
+  // The newest non-calibration run per (target, hardware key).
+  auto latest_rows = store.latest_results();
+  ASSERT_EQ(latest_rows.size(), 1u);
+  EXPECT_EQ(latest_rows[0].run_id, latest.id);
+  EXPECT_TRUE(is_calibration(store.resolve_run("20260102").label, ""));
+}
+
 TEST(Store, OpeningAMissingStoreWithoutCreateSaysSo) {
   TempDir tmp;
   try {
