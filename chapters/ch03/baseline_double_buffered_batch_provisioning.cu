@@ -13,11 +13,10 @@
 
 namespace {
 
-class BaselineDoubleBufferedBatchProvisioning : public aisp::Benchmark {
+class BaselineDoubleBufferedBatchProvisioning : public ProvisioningBase {
  public:
-  aisp::Workload workload() const override { return provisioning_workload(); }
   void setup(aisp::Context& ctx) override {
-    declare_provisioning_buffers(ctx);
+    ProvisioningBase::setup(ctx);
     const int64_t per_batch = ctx.param("rows") * ctx.param("features");
     raw_ = make_raw_samples(ctx.param("batches") * per_batch);
     AISP_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&staging_), per_batch * sizeof(float), cudaHostAllocDefault));

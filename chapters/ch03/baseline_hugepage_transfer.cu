@@ -14,11 +14,10 @@
 
 namespace {
 
-class BaselineHugepageTransfer : public aisp::Benchmark {
+class BaselineHugepageTransfer : public HugepageTransferBase {
  public:
-  aisp::Workload workload() const override { return hugepage_transfer_workload(); }
   void setup(aisp::Context& ctx) override {
-    declare_hugepage_transfer_buffers(ctx);
+    HugepageTransferBase::setup(ctx);
     host_ = std::make_unique<RegisteredHostBuffer>(ctx.param("n") * sizeof(float), false);
     host_->log("baseline");
   }

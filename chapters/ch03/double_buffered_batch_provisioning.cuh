@@ -35,11 +35,16 @@ inline aisp::Workload provisioning_workload() {
   return w;
 }
 
-inline void declare_provisioning_buffers(aisp::Context& ctx) {
-  static_assert(16 * 32 * kProvFeatures < (int64_t{1} << 24), "GEMM partial sums must stay exact in fp32");
-  ctx.input("w", aisp::DType::f32, {ctx.param("features"), ctx.param("out_features")}, aisp::Fill::int_range(-4, 4));
-  ctx.output("y", aisp::DType::f32, {ctx.param("batches"), ctx.param("rows"), ctx.param("out_features")});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class ProvisioningBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return provisioning_workload(); }
+  void setup(aisp::Context& ctx) override {
+    static_assert(16 * 32 * kProvFeatures < (int64_t{1} << 24), "GEMM partial sums must stay exact in fp32");
+    ctx.input("w", aisp::DType::f32, {ctx.param("features"), ctx.param("out_features")}, aisp::Fill::int_range(-4, 4));
+    ctx.output("y", aisp::DType::f32, {ctx.param("batches"), ctx.param("rows"), ctx.param("out_features")});
+  }
+};
 
 // The raw dataset: uint8 samples in ordinary (pageable) memory, as a decoder would leave them.
 inline std::unique_ptr<uint8_t[]> make_raw_samples(int64_t count) {

@@ -41,11 +41,16 @@ inline aisp::Workload hugepage_transfer_workload() {
   return w;
 }
 
-inline void declare_hugepage_transfer_buffers(aisp::Context& ctx) {
-  const int64_t n = ctx.param("n");
-  ctx.input("in", aisp::DType::f32, {n});
-  ctx.output("out", aisp::DType::f32, {n});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class HugepageTransferBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return hugepage_transfer_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t n = ctx.param("n");
+    ctx.input("in", aisp::DType::f32, {n});
+    ctx.output("out", aisp::DType::f32, {n});
+  }
+};
 
 inline void hugepage_round_trip(aisp::Context& ctx, void* host) {
   const aisp::Buffer in = ctx.buffer("in"), out = ctx.buffer("out");

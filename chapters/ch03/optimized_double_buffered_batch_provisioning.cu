@@ -17,11 +17,10 @@
 
 namespace {
 
-class OptimizedDoubleBufferedBatchProvisioning : public aisp::Benchmark {
+class OptimizedDoubleBufferedBatchProvisioning : public ProvisioningBase {
  public:
-  aisp::Workload workload() const override { return provisioning_workload(); }
   void setup(aisp::Context& ctx) override {
-    declare_provisioning_buffers(ctx);
+    ProvisioningBase::setup(ctx);
     const int64_t per_batch = ctx.param("rows") * ctx.param("features");
     raw_ = make_raw_samples(ctx.param("batches") * per_batch);
     for (int i = 0; i < 2; ++i) {

@@ -19,11 +19,10 @@
 
 namespace {
 
-class OptimizedHugepageTransfer : public aisp::Benchmark {
+class OptimizedHugepageTransfer : public HugepageTransferBase {
  public:
-  aisp::Workload workload() const override { return hugepage_transfer_workload(); }
   void setup(aisp::Context& ctx) override {
-    declare_hugepage_transfer_buffers(ctx);
+    HugepageTransferBase::setup(ctx);
     host_ = std::make_unique<RegisteredHostBuffer>(ctx.param("n") * sizeof(float), true);
     host_->log("optimized");
   }

@@ -17,11 +17,10 @@
 
 namespace {
 
-class OptimizedNumaAffinity : public aisp::Benchmark {
+class OptimizedNumaAffinity : public StagedH2dBase {
  public:
-  aisp::Workload workload() const override { return staged_h2d_workload(); }
   void setup(aisp::Context& ctx) override {
-    declare_staged_h2d_buffers(ctx);
+    StagedH2dBase::setup(ctx);
     src_ = make_pageable_source(ctx.param("n"));
     uploaded_ = static_cast<float*>(ctx.scratch("uploaded", ctx.param("n") * sizeof(float)));
     const GpuLocality g = gpu_locality(ctx.device().ordinal);

@@ -34,11 +34,17 @@ inline aisp::Workload staged_h2d_workload() {
   return w;
 }
 
-inline void declare_staged_h2d_buffers(aisp::Context& ctx) {
-  const int64_t n = ctx.param("n");
-  ctx.input("in", aisp::DType::f32, {n});
-  ctx.output("out", aisp::DType::f32, {n});
-}
+// The base of both pairs (pageable_copy, numa_affinity): workload and buffers; each variant adds only its
+// kernels and run().
+class StagedH2dBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return staged_h2d_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t n = ctx.param("n");
+    ctx.input("in", aisp::DType::f32, {n});
+    ctx.output("out", aisp::DType::f32, {n});
+  }
+};
 
 // The pageable source: ordinary heap memory, filled (and so faulted in) by the thread calling setup().
 inline std::unique_ptr<float[]> make_pageable_source(int64_t n) {
