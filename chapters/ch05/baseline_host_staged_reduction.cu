@@ -26,11 +26,10 @@ float host_row_sum(const float* row, int64_t cols) {
   return static_cast<float>(((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7])));
 }
 
-class BaselineHostStagedReduction : public aisp::Benchmark {
+class BaselineHostStagedReduction : public HostStagedReductionBase {
  public:
-  aisp::Workload workload() const override { return host_staged_reduction_workload(); }
   void setup(aisp::Context& ctx) override {
-    declare_host_staged_reduction_buffers(ctx);
+    HostStagedReductionBase::setup(ctx);
     const int64_t rows = ctx.param("rows"), cols = ctx.param("cols");
     if (cols % 8 != 0) throw std::runtime_error("host_staged_reduction: cols must be a multiple of 8");
     AISP_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&host_x_), rows * cols * sizeof(float), cudaHostAllocDefault));

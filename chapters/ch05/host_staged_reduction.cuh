@@ -29,8 +29,13 @@ inline aisp::Workload host_staged_reduction_workload() {
   return w;
 }
 
-inline void declare_host_staged_reduction_buffers(aisp::Context& ctx) {
-  const int64_t rows = ctx.param("rows"), cols = ctx.param("cols");
-  ctx.input("x", aisp::DType::f32, {rows, cols});
-  ctx.output("row_sums", aisp::DType::f32, {rows});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class HostStagedReductionBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return host_staged_reduction_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t rows = ctx.param("rows"), cols = ctx.param("cols");
+    ctx.input("x", aisp::DType::f32, {rows, cols});
+    ctx.output("row_sums", aisp::DType::f32, {rows});
+  }
+};

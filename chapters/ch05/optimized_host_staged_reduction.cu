@@ -33,11 +33,10 @@ __global__ void row_sum_kernel(const float* __restrict__ x, float* __restrict__ 
   }
 }
 
-class OptimizedHostStagedReduction : public aisp::Benchmark {
+class OptimizedHostStagedReduction : public HostStagedReductionBase {
  public:
-  aisp::Workload workload() const override { return host_staged_reduction_workload(); }
   void setup(aisp::Context& ctx) override {
-    declare_host_staged_reduction_buffers(ctx);
+    HostStagedReductionBase::setup(ctx);
     if (ctx.param("cols") % 4 != 0) throw std::runtime_error("host_staged_reduction: cols must be a multiple of 4");
     AISP_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&host_sums_), ctx.param("rows") * sizeof(float),
                                   cudaHostAllocDefault));

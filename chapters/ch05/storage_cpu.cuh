@@ -53,11 +53,22 @@ inline aisp::Workload storage_workload(int64_t n) {
   return w;
 }
 
-inline void declare_storage_cpu_buffers(aisp::Context& ctx) {
-  const int64_t n = ctx.param("n");
-  ctx.input("in", aisp::DType::f32, {n});
-  ctx.output("out", aisp::DType::f32, {n});
-}
+// The base of both pairs (storage_cpu, storage_odirect), whatever the loader: the workload for n floats and the
+// buffers. StoragePipeline and StorageSynchronous below add the loaders; a variant file picks n, the read path
+// and its technique line.
+class StorageBase : public aisp::Benchmark {
+ public:
+  explicit StorageBase(int64_t n) : n_(n) {}
+  aisp::Workload workload() const override { return storage_workload(n_); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t n = ctx.param("n");
+    ctx.input("in", aisp::DType::f32, {n});
+    ctx.output("out", aisp::DType::f32, {n});
+  }
+
+ private:
+  int64_t n_;
+};
 
 inline std::string storage_dir() {
   const char* t = std::getenv("TMPDIR");
@@ -171,13 +182,12 @@ inline void launch_file_plus_input(aisp::Context& ctx, const float* loaded) {
 }
 
 // The pipelined variants: file -> (4 threads, pread; 8 for O_DIRECT) -> 6 (10) pinned 1 MiB slots -> DMA -> device.
-class StoragePipeline : public aisp::Benchmark {
+class StoragePipeline : public StorageBase {
  public:
-  StoragePipeline(int64_t n, bool direct) : n_(n), direct_(direct) {}
-  aisp::Workload workload() const override { return storage_workload(n_); }
+  StoragePipeline(int64_t n, bool direct) : StorageBase(n), direct_(direct) {}
 
   void setup(aisp::Context& ctx) override {
-    declare_storage_cpu_buffers(ctx);
+    StorageBase::setup(ctx);
     file_ = std::make_unique<TempDataFile>(ctx.param("n"), direct_);
     fd_ = direct_ && file_->direct_fd() >= 0 ? file_->direct_fd() : file_->buffered_fd();
     loaded_ = static_cast<float*>(ctx.scratch("loaded", file_->bytes()));
@@ -213,7 +223,6 @@ class StoragePipeline : public aisp::Benchmark {
   }
 
  private:
-  int64_t n_;
   bool direct_;
   std::unique_ptr<TempDataFile> file_;
   int fd_ = -1;
@@ -224,13 +233,12 @@ class StoragePipeline : public aisp::Benchmark {
 // The synchronous loaders (both baselines): one thread reads the whole file into a pageable buffer, then
 // copies it with cudaMemcpy semantics (cudaMemcpyAsync + stream synchronize), then the add kernel.
 // `direct`: one O_DIRECT pread of the whole file (the buffer is 4 KiB-aligned, as O_DIRECT requires).
-class StorageSynchronous : public aisp::Benchmark {
+class StorageSynchronous : public StorageBase {
  public:
-  StorageSynchronous(int64_t n, bool direct) : n_(n), direct_(direct) {}
-  aisp::Workload workload() const override { return storage_workload(n_); }
+  StorageSynchronous(int64_t n, bool direct) : StorageBase(n), direct_(direct) {}
 
   void setup(aisp::Context& ctx) override {
-    declare_storage_cpu_buffers(ctx);
+    StorageBase::setup(ctx);
     file_ = std::make_unique<TempDataFile>(ctx.param("n"), direct_);
     fd_ = direct_ && file_->direct_fd() >= 0 ? file_->direct_fd() : file_->buffered_fd();
     host_ = static_cast<char*>(std::aligned_alloc(4096, file_->bytes()));  // pageable, page-aligned
@@ -262,7 +270,6 @@ class StorageSynchronous : public aisp::Benchmark {
   }
 
  private:
-  int64_t n_;
   bool direct_;
   std::unique_ptr<TempDataFile> file_;
   int fd_ = -1;
