@@ -21,9 +21,14 @@ inline aisp::Workload add_workload() {
   return w;
 }
 
-inline void declare_add_buffers(aisp::Context& ctx) {
-  const int64_t n = ctx.param("n");
-  ctx.input("a", aisp::DType::f32, {n});
-  ctx.input("b", aisp::DType::f32, {n});
-  ctx.output("c", aisp::DType::f32, {n});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class AddBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return add_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t n = ctx.param("n");
+    ctx.input("a", aisp::DType::f32, {n});
+    ctx.input("b", aisp::DType::f32, {n});
+    ctx.output("c", aisp::DType::f32, {n});
+  }
+};

@@ -24,12 +24,17 @@ inline aisp::Workload autotuning_workload() {
   return w;
 }
 
-inline void declare_autotuning_buffers(aisp::Context& ctx) {
-  const int64_t n = ctx.param("n");
-  ctx.input("x", aisp::DType::f32, {n});
-  ctx.input("y", aisp::DType::f32, {n});
-  ctx.output("z", aisp::DType::f32, {n});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class AutotuningBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return autotuning_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t n = ctx.param("n");
+    ctx.input("x", aisp::DType::f32, {n});
+    ctx.input("y", aisp::DType::f32, {n});
+    ctx.output("z", aisp::DType::f32, {n});
+  }
+};
 
 // Grid-stride over float4 vectors; the launch configuration decides how many vectors are in flight.
 __global__ void saxpy_vec4_kernel(const float* __restrict__ x, const float* __restrict__ y, float* __restrict__ z,

@@ -23,11 +23,16 @@ inline aisp::Workload bank_conflicts_workload() {
   return w;
 }
 
-inline void declare_bank_conflicts_buffers(aisp::Context& ctx) {
-  const int64_t rows = ctx.param("rows"), cols = ctx.param("cols");
-  ctx.input("in", aisp::DType::f32, {rows, cols});
-  ctx.output("out", aisp::DType::f32, {rows, cols});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class BankConflictsBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return bank_conflicts_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t rows = ctx.param("rows"), cols = ctx.param("cols");
+    ctx.input("in", aisp::DType::f32, {rows, cols});
+    ctx.output("out", aisp::DType::f32, {rows, cols});
+  }
+};
 
 // One 32 x 32 tile per warp: 2^19 / 32 = 16384 tiles, 2048 blocks of 8 warps.
 inline unsigned bank_conflicts_blocks(int64_t rows) {

@@ -19,11 +19,8 @@ __global__ void add_serial_kernel(const float* __restrict__ a, const float* __re
   for (int64_t i = 0; i < n; ++i) c[i] = a[i] + b[i];
 }
 
-class BaselineAdd : public aisp::Benchmark {
+class BaselineAdd : public AddBase {
  public:
-  aisp::Workload workload() const override { return add_workload(); }
-  void setup(aisp::Context& ctx) override { declare_add_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     add_serial_kernel<<<1, 1, 0, ctx.stream()>>>(ctx.buffer("a").as<const float>(), ctx.buffer("b").as<const float>(),
                                                  ctx.buffer("c").as<float>(), ctx.param("n"));

@@ -16,10 +16,8 @@ namespace {
 constexpr unsigned kFixedBlocks = 320;  // 80 SMs x 4 blocks: a V100's full wave
 constexpr int kFixedThreads = 128;
 
-class BaselineAutotuning : public aisp::Benchmark {
+class BaselineAutotuning : public AutotuningBase {
  public:
-  aisp::Workload workload() const override { return autotuning_workload(); }
-  void setup(aisp::Context& ctx) override { declare_autotuning_buffers(ctx); }
   void run(aisp::Context& ctx) override { launch_saxpy(ctx, kFixedBlocks, kFixedThreads); }
   std::string technique() const override { return "hard-coded <<<320, 128>>> (a V100's wave)"; }
 };

@@ -42,11 +42,8 @@ row_scan_conflicted_kernel(const float* __restrict__ in, float* __restrict__ out
     if (row0 + r < rows) out[(row0 + r) * 32 + lane] = t[r][lane];
 }
 
-class BaselineBankConflicts : public aisp::Benchmark {
+class BaselineBankConflicts : public BankConflictsBase {
  public:
-  aisp::Workload workload() const override { return bank_conflicts_workload(); }
-  void setup(aisp::Context& ctx) override { declare_bank_conflicts_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t rows = ctx.param("rows");
     row_scan_conflicted_kernel<<<bank_conflicts_blocks(rows), kBankWarpsPerBlock * 32, 0, ctx.stream()>>>(

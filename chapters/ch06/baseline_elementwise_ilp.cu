@@ -19,11 +19,8 @@ __global__ void swiglu_scalar_kernel(const float* __restrict__ a, const float* _
   if (i < n) y[i] = swiglu_element(a[i], b[i]);
 }
 
-class BaselineElementwiseIlp : public aisp::Benchmark {
+class BaselineElementwiseIlp : public ElementwiseIlpBase {
  public:
-  aisp::Workload workload() const override { return elementwise_ilp_workload(); }
-  void setup(aisp::Context& ctx) override { declare_elementwise_ilp_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t n = ctx.param("n");
     constexpr int kThreads = 256;

@@ -16,11 +16,10 @@ __global__ void squash_unbounded_kernel(const float* __restrict__ x, float* __re
   launch_bounds_body(x, y, n);
 }
 
-class BaselineLaunchBounds : public aisp::Benchmark {
+class BaselineLaunchBounds : public LaunchBoundsBase {
  public:
-  aisp::Workload workload() const override { return launch_bounds_workload(); }
   void setup(aisp::Context& ctx) override {
-    declare_launch_bounds_buffers(ctx);
+    LaunchBoundsBase::setup(ctx);
     blocks_ = launch_bounds_wave(squash_unbounded_kernel, ctx.device().sm_count);
   }
 

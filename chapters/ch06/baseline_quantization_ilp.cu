@@ -51,11 +51,8 @@ quantize_rows_naive(const float* __restrict__ x, signed char* __restrict__ q, fl
   if (threadIdx.x == 0) scale[blockIdx.x] = quant_scale(row_max);
 }
 
-class BaselineQuantizationIlp : public aisp::Benchmark {
+class BaselineQuantizationIlp : public QuantizationIlpBase {
  public:
-  aisp::Workload workload() const override { return quantization_ilp_workload(); }
-  void setup(aisp::Context& ctx) override { declare_quantization_ilp_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t rows = ctx.param("rows"), cols = ctx.param("cols");
     quantize_rows_naive<<<static_cast<unsigned>(rows), kThreads, 0, ctx.stream()>>>(

@@ -34,11 +34,8 @@ __global__ void recurrence_branchy_kernel(const float* __restrict__ x, float* __
   h_out[i] = h;
 }
 
-class BaselineWarpDivergenceIlp : public aisp::Benchmark {
+class BaselineWarpDivergenceIlp : public WarpDivergenceIlpBase {
  public:
-  aisp::Workload workload() const override { return warp_divergence_ilp_workload(); }
-  void setup(aisp::Context& ctx) override { declare_warp_divergence_ilp_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t n = ctx.param("n");
     constexpr int kThreads = 256;

@@ -21,11 +21,16 @@ inline aisp::Workload elementwise_ilp_workload() {
   return w;
 }
 
-inline void declare_elementwise_ilp_buffers(aisp::Context& ctx) {
-  const int64_t n = ctx.param("n");
-  ctx.input("a", aisp::DType::f32, {n});
-  ctx.input("b", aisp::DType::f32, {n});
-  ctx.output("y", aisp::DType::f32, {n});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class ElementwiseIlpBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return elementwise_ilp_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t n = ctx.param("n");
+    ctx.input("a", aisp::DType::f32, {n});
+    ctx.input("b", aisp::DType::f32, {n});
+    ctx.output("y", aisp::DType::f32, {n});
+  }
+};
 
 __device__ __forceinline__ float swiglu_element(float a, float b) { return __fdividef(a, 1.0f + __expf(-a)) * b; }

@@ -29,11 +29,16 @@ inline aisp::Workload launch_bounds_workload() {
   return w;
 }
 
-inline void declare_launch_bounds_buffers(aisp::Context& ctx) {
-  const int64_t n = ctx.param("n");
-  ctx.input("x", aisp::DType::f32, {n});
-  ctx.output("y", aisp::DType::f32, {n});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class LaunchBoundsBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return launch_bounds_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t n = ctx.param("n");
+    ctx.input("x", aisp::DType::f32, {n});
+    ctx.output("y", aisp::DType::f32, {n});
+  }
+};
 
 // Rare path: iterate t <- 0.75 + k/1000 - t^2 / 2 from t_0 = x for 128 steps, then return the
 // softmax-weighted mean of the 128 states. The max must be known before any exp, so all 128 states are

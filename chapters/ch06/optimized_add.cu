@@ -19,11 +19,8 @@ __global__ void add_parallel_kernel(const float* __restrict__ a, const float* __
   if (i < n) c[i] = a[i] + b[i];
 }
 
-class OptimizedAdd : public aisp::Benchmark {
+class OptimizedAdd : public AddBase {
  public:
-  aisp::Workload workload() const override { return add_workload(); }
-  void setup(aisp::Context& ctx) override { declare_add_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t n = ctx.param("n");
     constexpr int kThreads = 256;

@@ -17,11 +17,10 @@ namespace {
 
 constexpr int kThreads = 256;
 
-class OptimizedAutotuning : public aisp::Benchmark {
+class OptimizedAutotuning : public AutotuningBase {
  public:
-  aisp::Workload workload() const override { return autotuning_workload(); }
   void setup(aisp::Context& ctx) override {
-    declare_autotuning_buffers(ctx);
+    AutotuningBase::setup(ctx);
     int blocks_per_sm = 0;
     AISP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, saxpy_vec4_kernel, kThreads, 0));
     blocks_ = static_cast<unsigned>((blocks_per_sm > 0 ? blocks_per_sm : 1) * ctx.device().sm_count);

@@ -50,11 +50,8 @@ swiglu_vector_kernel(const float* __restrict__ a, const float* __restrict__ b, f
   }
 }
 
-class OptimizedElementwiseIlp : public aisp::Benchmark {
+class OptimizedElementwiseIlp : public ElementwiseIlpBase {
  public:
-  aisp::Workload workload() const override { return elementwise_ilp_workload(); }
-  void setup(aisp::Context& ctx) override { declare_elementwise_ilp_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t n = ctx.param("n");
     const float* a = ctx.buffer("a").as<const float>();

@@ -24,11 +24,10 @@ squash_bounded_kernel(const float* __restrict__ x, float* __restrict__ y, int64_
   launch_bounds_body(x, y, n);
 }
 
-class OptimizedLaunchBounds : public aisp::Benchmark {
+class OptimizedLaunchBounds : public LaunchBoundsBase {
  public:
-  aisp::Workload workload() const override { return launch_bounds_workload(); }
   void setup(aisp::Context& ctx) override {
-    declare_launch_bounds_buffers(ctx);
+    LaunchBoundsBase::setup(ctx);
     blocks_ = launch_bounds_wave(squash_bounded_kernel, ctx.device().sm_count);
   }
 

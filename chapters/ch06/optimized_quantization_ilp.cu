@@ -69,11 +69,8 @@ quantize_rows_ilp(const float4* __restrict__ x, char4* __restrict__ q, float* __
   if (threadIdx.x == 0) scale[blockIdx.x] = quant_scale(row_max);
 }
 
-class OptimizedQuantizationIlp : public aisp::Benchmark {
+class OptimizedQuantizationIlp : public QuantizationIlpBase {
  public:
-  aisp::Workload workload() const override { return quantization_ilp_workload(); }
-  void setup(aisp::Context& ctx) override { declare_quantization_ilp_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t rows = ctx.param("rows");
     const void* x = ctx.buffer("x").data;

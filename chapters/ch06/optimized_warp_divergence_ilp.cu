@@ -29,11 +29,8 @@ __global__ void recurrence_branch_free_kernel(const float* __restrict__ x, float
   h_out[i] = h;
 }
 
-class OptimizedWarpDivergenceIlp : public aisp::Benchmark {
+class OptimizedWarpDivergenceIlp : public WarpDivergenceIlpBase {
  public:
-  aisp::Workload workload() const override { return warp_divergence_ilp_workload(); }
-  void setup(aisp::Context& ctx) override { declare_warp_divergence_ilp_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t n = ctx.param("n");
     constexpr int kThreads = 256;

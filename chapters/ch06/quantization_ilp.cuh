@@ -36,20 +36,25 @@ inline aisp::Workload quantization_ilp_workload() {
   return w;
 }
 
-inline void declare_quantization_ilp_buffers(aisp::Context& ctx) {
-  const int64_t rows = ctx.param("rows"), cols = ctx.param("cols");
-  // Normal(0, 1) rather than uniform: each row then has its own amax (~3.5-4.5 for 4096 samples), so a
-  // kernel that mixed up rows' scales would be caught by the comparison.
-  ctx.input("x", aisp::DType::f32, {rows, cols}, aisp::Fill::normal(0.0, 1.0));
-  // q is declared as packed int8x4 words (4 consecutive int8 codes per i32, little-endian: the layout dp4a
-  // and the INT8 tensor-core loaders read), not as i8. The harness marks unwritten integer outputs with
-  // 0xA5 bytes and counts elements still equal to that after run() (K1); 0xA5 is the int8 code -91, which
-  // a correct quantizer writes tens of thousands of times per run here (a first run with an i8 buffer was
-  // rejected for exactly that). A 32-bit word reads as poison only if 4 neighbouring codes are all -91
-  // (p ~ 1e-4 each, ~1e-8 per run). The bytes, and the exact comparison, are unchanged.
-  ctx.output("q", aisp::DType::i32, {rows, cols / 4});
-  ctx.output("scale", aisp::DType::f32, {rows});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class QuantizationIlpBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return quantization_ilp_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t rows = ctx.param("rows"), cols = ctx.param("cols");
+    // Normal(0, 1) rather than uniform: each row then has its own amax (~3.5-4.5 for 4096 samples), so a
+    // kernel that mixed up rows' scales would be caught by the comparison.
+    ctx.input("x", aisp::DType::f32, {rows, cols}, aisp::Fill::normal(0.0, 1.0));
+    // q is declared as packed int8x4 words (4 consecutive int8 codes per i32, little-endian: the layout dp4a
+    // and the INT8 tensor-core loaders read), not as i8. The harness marks unwritten integer outputs with
+    // 0xA5 bytes and counts elements still equal to that after run() (K1); 0xA5 is the int8 code -91, which
+    // a correct quantizer writes tens of thousands of times per run here (a first run with an i8 buffer was
+    // rejected for exactly that). A 32-bit word reads as poison only if 4 neighbouring codes are all -91
+    // (p ~ 1e-4 each, ~1e-8 per run). The bytes, and the exact comparison, are unchanged.
+    ctx.output("q", aisp::DType::i32, {rows, cols / 4});
+    ctx.output("scale", aisp::DType::f32, {rows});
+  }
+};
 
 // The per-row constants, computed the same way in both variants. amax == 0 (an all-zero row) gives scale 0
 // and q = 0 instead of a division by zero.

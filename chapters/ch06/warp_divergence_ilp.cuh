@@ -31,8 +31,13 @@ inline aisp::Workload warp_divergence_ilp_workload() {
   return w;
 }
 
-inline void declare_warp_divergence_ilp_buffers(aisp::Context& ctx) {
-  const int64_t n = ctx.param("n");
-  ctx.input("x", aisp::DType::f32, {n});
-  ctx.output("h", aisp::DType::f32, {n});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class WarpDivergenceIlpBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return warp_divergence_ilp_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t n = ctx.param("n");
+    ctx.input("x", aisp::DType::f32, {n});
+    ctx.output("h", aisp::DType::f32, {n});
+  }
+};
