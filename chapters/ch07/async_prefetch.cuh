@@ -31,11 +31,16 @@ inline aisp::Workload async_prefetch_workload() {
   return w;
 }
 
-inline void declare_async_prefetch_buffers(aisp::Context& ctx) {
-  const int64_t n = ctx.param("n");
-  ctx.input("in", aisp::DType::f32, {n});
-  ctx.output("out", aisp::DType::f32, {n});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class AsyncPrefetchBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return async_prefetch_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t n = ctx.param("n");
+    ctx.input("in", aisp::DType::f32, {n});
+    ctx.output("out", aisp::DType::f32, {n});
+  }
+};
 
 // Persistent grid, one 512-thread block per SM: the shape of a tiled mainloop with a large tile (GEMM,
 // attention), where occupancy cannot hide load latency and the pipeline has to.

@@ -29,11 +29,8 @@ __global__ void __launch_bounds__(kPrefetchThreads)
   }
 }
 
-class BaselineAsyncPrefetch : public aisp::Benchmark {
+class BaselineAsyncPrefetch : public AsyncPrefetchBase {
  public:
-  aisp::Workload workload() const override { return async_prefetch_workload(); }
-  void setup(aisp::Context& ctx) override { declare_async_prefetch_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t n = ctx.param("n");
     check_async_prefetch_shape(n);

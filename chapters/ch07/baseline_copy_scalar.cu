@@ -18,11 +18,8 @@ __global__ void copy_scalar_kernel(const float* __restrict__ in, float* __restri
   if (i < n) out[i] = in[i];
 }
 
-class BaselineCopyScalar : public aisp::Benchmark {
+class BaselineCopyScalar : public CopyScalarBase {
  public:
-  aisp::Workload workload() const override { return copy_scalar_workload(); }
-  void setup(aisp::Context& ctx) override { declare_copy_scalar_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t n = ctx.param("n");
     const float* in = ctx.buffer("in").as<const float>();

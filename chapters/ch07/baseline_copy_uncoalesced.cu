@@ -27,11 +27,8 @@ __global__ void copy_column_walk_kernel(const float* __restrict__ in, float* __r
   out[i] = in[i];
 }
 
-class BaselineCopyUncoalesced : public aisp::Benchmark {
+class BaselineCopyUncoalesced : public CopyUncoalescedBase {
  public:
-  aisp::Workload workload() const override { return copy_uncoalesced_workload(); }
-  void setup(aisp::Context& ctx) override { declare_copy_uncoalesced_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t rows = ctx.param("rows"), cols = ctx.param("cols");
     if (cols > 65535) throw std::runtime_error("copy_uncoalesced: cols must fit grid.y (<= 65535)");

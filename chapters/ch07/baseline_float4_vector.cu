@@ -17,11 +17,8 @@ __global__ void saxpy_scalar_kernel(float a, const float* __restrict__ x, const 
   if (i < n) out[i] = fmaf(a, x[i], y[i]);
 }
 
-class BaselineFloat4Vector : public aisp::Benchmark {
+class BaselineFloat4Vector : public Float4VectorBase {
  public:
-  aisp::Workload workload() const override { return float4_vector_workload(); }
-  void setup(aisp::Context& ctx) override { declare_float4_vector_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t n = ctx.param("n");
     constexpr int kThreads = 256;

@@ -22,11 +22,8 @@ __global__ void chunked_copy_kernel(const float* __restrict__ in, float* __restr
   for (int64_t i = begin; i < end; ++i) out[i] = in[i];
 }
 
-class BaselineHbmCopy : public aisp::Benchmark {
+class BaselineHbmCopy : public HbmCopyBase {
  public:
-  aisp::Workload workload() const override { return hbm_copy_workload(); }
-  void setup(aisp::Context& ctx) override { declare_hbm_copy_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t n = ctx.param("n");
     constexpr int kThreads = 256;

@@ -27,11 +27,8 @@ __global__ void __launch_bounds__(kLookupThreads)
   lookup_stream(GlobalGather{table}, ids, out, n);
 }
 
-class BaselineLookup : public aisp::Benchmark {
+class BaselineLookup : public LookupBase {
  public:
-  aisp::Workload workload() const override { return lookup_workload(); }
-  void setup(aisp::Context& ctx) override { declare_lookup_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int32_t* ids = ctx.buffer("ids").as<const int32_t>();
     float* out = ctx.buffer("out").as<float>();

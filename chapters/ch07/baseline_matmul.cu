@@ -26,11 +26,8 @@ __global__ void __launch_bounds__(kMatmulTile * kRowsPerBlock)
   c[row * n + col] = acc;
 }
 
-class BaselineMatmul : public aisp::Benchmark {
+class BaselineMatmul : public MatmulBase {
  public:
-  aisp::Workload workload() const override { return matmul_workload(); }
-  void setup(aisp::Context& ctx) override { declare_matmul_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t n = ctx.param("n");
     check_matmul_shape(n);

@@ -40,11 +40,8 @@ blur_staged_kernel(const uint16_t* __restrict__ in, uint32_t* __restrict__ out_w
   blur_tile_from_box(reinterpret_cast<const uint32_t*>(box), out_words, width, x0, y0);
 }
 
-class BaselineTmaBulkTensor2d : public aisp::Benchmark {
+class BaselineTmaBulkTensor2d : public TmaBulkTensor2dBase {
  public:
-  aisp::Workload workload() const override { return tma_bulk_tensor_2d_workload(); }
-  void setup(aisp::Context& ctx) override { declare_tma_bulk_tensor_2d_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t height = ctx.param("height"), width = ctx.param("width");
     const dim3 grid(static_cast<unsigned>(width / kTileW), static_cast<unsigned>(height / kTileH));

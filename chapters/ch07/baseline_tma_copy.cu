@@ -16,11 +16,8 @@ __global__ void plain_copy_kernel(const float* __restrict__ in, float* __restric
   if (i < n) out[i] = in[i];
 }
 
-class BaselineTmaCopy : public aisp::Benchmark {
+class BaselineTmaCopy : public TmaCopyBase {
  public:
-  aisp::Workload workload() const override { return tma_copy_workload(); }
-  void setup(aisp::Context& ctx) override { declare_tma_copy_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t n = ctx.param("n");
     constexpr int kThreads = 256;

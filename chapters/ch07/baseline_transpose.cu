@@ -21,11 +21,8 @@ __global__ void transpose_naive_kernel(const float* __restrict__ in, float* __re
   if (x < cols && y < rows) out[x * rows + y] = in[y * cols + x];  // coalesced read, 32 KiB-strided write
 }
 
-class BaselineTranspose : public aisp::Benchmark {
+class BaselineTranspose : public TransposeBase {
  public:
-  aisp::Workload workload() const override { return transpose_workload(); }
-  void setup(aisp::Context& ctx) override { declare_transpose_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t rows = ctx.param("rows"), cols = ctx.param("cols");
     const int64_t grid_y = (rows + kTransposeBlockRows - 1) / kTransposeBlockRows;

@@ -26,8 +26,13 @@ inline aisp::Workload copy_scalar_workload() {
   return w;
 }
 
-inline void declare_copy_scalar_buffers(aisp::Context& ctx) {
-  const int64_t n = ctx.param("n");
-  ctx.input("in", aisp::DType::f32, {n});
-  ctx.output("out", aisp::DType::f32, {n});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class CopyScalarBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return copy_scalar_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t n = ctx.param("n");
+    ctx.input("in", aisp::DType::f32, {n});
+    ctx.output("out", aisp::DType::f32, {n});
+  }
+};

@@ -22,8 +22,13 @@ inline aisp::Workload copy_uncoalesced_workload() {
   return w;
 }
 
-inline void declare_copy_uncoalesced_buffers(aisp::Context& ctx) {
-  const int64_t rows = ctx.param("rows"), cols = ctx.param("cols");
-  ctx.input("in", aisp::DType::f32, {rows, cols});
-  ctx.output("out", aisp::DType::f32, {rows, cols});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class CopyUncoalescedBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return copy_uncoalesced_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t rows = ctx.param("rows"), cols = ctx.param("cols");
+    ctx.input("in", aisp::DType::f32, {rows, cols});
+    ctx.output("out", aisp::DType::f32, {rows, cols});
+  }
+};

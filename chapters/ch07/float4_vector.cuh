@@ -23,9 +23,14 @@ inline aisp::Workload float4_vector_workload() {
   return w;
 }
 
-inline void declare_float4_vector_buffers(aisp::Context& ctx) {
-  const int64_t n = ctx.param("n");
-  ctx.input("x", aisp::DType::f32, {n});
-  ctx.input("y", aisp::DType::f32, {n});
-  ctx.output("out", aisp::DType::f32, {n});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class Float4VectorBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return float4_vector_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t n = ctx.param("n");
+    ctx.input("x", aisp::DType::f32, {n});
+    ctx.input("y", aisp::DType::f32, {n});
+    ctx.output("out", aisp::DType::f32, {n});
+  }
+};

@@ -37,13 +37,18 @@ inline aisp::Workload lookup_workload() {
   return w;
 }
 
-inline void declare_lookup_buffers(aisp::Context& ctx) {
-  const int64_t n = ctx.param("n"), t = ctx.param("table_size");
-  // The table is a weight (static); the ids are activations (dynamic), drawn from a 16 M-id vocabulary.
-  ctx.input("table", aisp::DType::f32, {t}, aisp::Fill::uniform(-1, 1), aisp::Role::static_);
-  ctx.input("ids", aisp::DType::i32, {n}, aisp::Fill::int_range(0, (int64_t{1} << 24) - 1));
-  ctx.output("out", aisp::DType::f32, {n});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class LookupBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return lookup_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t n = ctx.param("n"), t = ctx.param("table_size");
+    // The table is a weight (static); the ids are activations (dynamic), drawn from a 16 M-id vocabulary.
+    ctx.input("table", aisp::DType::f32, {t}, aisp::Fill::uniform(-1, 1), aisp::Role::static_);
+    ctx.input("ids", aisp::DType::i32, {n}, aisp::Fill::int_range(0, (int64_t{1} << 24) - 1));
+    ctx.output("out", aisp::DType::f32, {n});
+  }
+};
 
 inline unsigned lookup_grid(const aisp::Context& ctx) {
   const int sms = ctx.device().sm_count > 0 ? ctx.device().sm_count : 132;

@@ -69,12 +69,10 @@ __global__ void __launch_bounds__(kPrefetchThreads)
   cp_async_wait<0>();  // leave no copy in flight into shared memory at exit
 }
 
-class OptimizedAsyncPrefetch : public aisp::Benchmark {
+class OptimizedAsyncPrefetch : public AsyncPrefetchBase {
  public:
-  aisp::Workload workload() const override { return async_prefetch_workload(); }
-
   void setup(aisp::Context& ctx) override {
-    declare_async_prefetch_buffers(ctx);
+    AsyncPrefetchBase::setup(ctx);
     AISP_CUDA_CHECK(cudaFuncSetAttribute(stencil_cp_async_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(kRingBytes)));
   }

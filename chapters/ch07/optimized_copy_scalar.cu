@@ -29,11 +29,8 @@ __global__ void copy_float4_kernel(const float* __restrict__ in, float* __restri
   if (tail < n) out[tail] = in[tail];
 }
 
-class OptimizedCopyScalar : public aisp::Benchmark {
+class OptimizedCopyScalar : public CopyScalarBase {
  public:
-  aisp::Workload workload() const override { return copy_scalar_workload(); }
-  void setup(aisp::Context& ctx) override { declare_copy_scalar_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t n = ctx.param("n");
     const float* in = ctx.buffer("in").as<const float>();

@@ -25,11 +25,8 @@ __global__ void copy_row_walk_kernel(const float* __restrict__ in, float* __rest
   out[i] = in[i];
 }
 
-class OptimizedCopyUncoalesced : public aisp::Benchmark {
+class OptimizedCopyUncoalesced : public CopyUncoalescedBase {
  public:
-  aisp::Workload workload() const override { return copy_uncoalesced_workload(); }
-  void setup(aisp::Context& ctx) override { declare_copy_uncoalesced_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t rows = ctx.param("rows"), cols = ctx.param("cols");
     if (rows > 65535) throw std::runtime_error("copy_uncoalesced: rows must fit grid.y (<= 65535)");

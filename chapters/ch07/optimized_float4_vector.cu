@@ -47,11 +47,8 @@ __global__ void __launch_bounds__(kThreads)
   if (tail < n) out[tail] = fmaf(a, x[tail], y[tail]);
 }
 
-class OptimizedFloat4Vector : public aisp::Benchmark {
+class OptimizedFloat4Vector : public Float4VectorBase {
  public:
-  aisp::Workload workload() const override { return float4_vector_workload(); }
-  void setup(aisp::Context& ctx) override { declare_float4_vector_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t n = ctx.param("n");
     const float* x = ctx.buffer("x").as<const float>();

@@ -42,11 +42,8 @@ __global__ void hbm_copy_tail_kernel(const float* __restrict__ in, float* __rest
   if (i < n) out[i] = in[i];
 }
 
-class OptimizedHbmCopy : public aisp::Benchmark {
+class OptimizedHbmCopy : public HbmCopyBase {
  public:
-  aisp::Workload workload() const override { return hbm_copy_workload(); }
-  void setup(aisp::Context& ctx) override { declare_hbm_copy_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t n = ctx.param("n");
     const float* in = ctx.buffer("in").as<const float>();

@@ -35,12 +35,10 @@ __global__ void __launch_bounds__(kLookupThreads)
 
 constexpr int kTableBytes = static_cast<int>(kLookupTableSize * sizeof(float));
 
-class OptimizedLookup : public aisp::Benchmark {
+class OptimizedLookup : public LookupBase {
  public:
-  aisp::Workload workload() const override { return lookup_workload(); }
-
   void setup(aisp::Context& ctx) override {
-    declare_lookup_buffers(ctx);
+    LookupBase::setup(ctx);
     // 64 KiB is above the 48 KiB a kernel gets without opting in.
     AISP_CUDA_CHECK(cudaFuncSetAttribute(lookup_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kTableBytes));
   }

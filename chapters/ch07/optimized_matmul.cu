@@ -35,11 +35,8 @@ __global__ void __launch_bounds__(kMatmulTile * kMatmulTile)
   c[row * n + col] = acc;
 }
 
-class OptimizedMatmul : public aisp::Benchmark {
+class OptimizedMatmul : public MatmulBase {
  public:
-  aisp::Workload workload() const override { return matmul_workload(); }
-  void setup(aisp::Context& ctx) override { declare_matmul_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t n = ctx.param("n");
     check_matmul_shape(n);

@@ -102,12 +102,10 @@ blur_tma_kernel(const __grid_constant__ CUtensorMap in_map, uint32_t* __restrict
   }
 }
 
-class OptimizedTmaBulkTensor2d : public aisp::Benchmark {
+class OptimizedTmaBulkTensor2d : public TmaBulkTensor2dBase {
  public:
-  aisp::Workload workload() const override { return tma_bulk_tensor_2d_workload(); }
-
   void setup(aisp::Context& ctx) override {
-    declare_tma_bulk_tensor_2d_buffers(ctx);
+    TmaBulkTensor2dBase::setup(ctx);
     // The driver API entry point through the runtime, so the plugin needs no -lcuda. ByVersion pins the
     // ABI we were compiled against (the 12.0 signature of cuTensorMapEncodeTiled).
     void* fn = nullptr;

@@ -89,12 +89,10 @@ __global__ void __launch_bounds__(32) tma_copy_kernel(const char* __restrict__ i
   tma_store_wait_all();
 }
 
-class OptimizedTmaCopy : public aisp::Benchmark {
+class OptimizedTmaCopy : public TmaCopyBase {
  public:
-  aisp::Workload workload() const override { return tma_copy_workload(); }
-
   void setup(aisp::Context& ctx) override {
-    declare_tma_copy_buffers(ctx);
+    TmaCopyBase::setup(ctx);
     AISP_CUDA_CHECK(cudaFuncSetAttribute(tma_copy_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kRingBytes));
   }
 

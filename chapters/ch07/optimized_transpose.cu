@@ -41,11 +41,8 @@ __global__ void transpose_tiled_kernel(const float* __restrict__ in, float* __re
   }
 }
 
-class OptimizedTranspose : public aisp::Benchmark {
+class OptimizedTranspose : public TransposeBase {
  public:
-  aisp::Workload workload() const override { return transpose_workload(); }
-  void setup(aisp::Context& ctx) override { declare_transpose_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t rows = ctx.param("rows"), cols = ctx.param("cols");
     const int64_t grid_y = (rows + kTransposeTile - 1) / kTransposeTile;

@@ -54,11 +54,16 @@ inline aisp::Workload tma_bulk_tensor_2d_workload() {
   return w;
 }
 
-inline void declare_tma_bulk_tensor_2d_buffers(aisp::Context& ctx) {
-  const int64_t h = ctx.param("height"), w = ctx.param("width");
-  ctx.input("in", aisp::DType::bf16, {h, w});
-  ctx.output("out", aisp::DType::bf16, {h, w});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class TmaBulkTensor2dBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return tma_bulk_tensor_2d_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t h = ctx.param("height"), w = ctx.param("width");
+    ctx.input("in", aisp::DType::bf16, {h, w});
+    ctx.output("out", aisp::DType::bf16, {h, w});
+  }
+};
 
 // Two bf16 pixels packed in one 32-bit shared-memory word -> fp32 (exact: bf16 is the top half of fp32).
 __device__ __forceinline__ float bf16_lo(uint32_t pair) { return __uint_as_float(pair << 16); }

@@ -20,8 +20,13 @@ inline aisp::Workload tma_copy_workload() {
   return w;
 }
 
-inline void declare_tma_copy_buffers(aisp::Context& ctx) {
-  const int64_t n = ctx.param("n");
-  ctx.input("in", aisp::DType::f32, {n});
-  ctx.output("out", aisp::DType::f32, {n});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class TmaCopyBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return tma_copy_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t n = ctx.param("n");
+    ctx.input("in", aisp::DType::f32, {n});
+    ctx.output("out", aisp::DType::f32, {n});
+  }
+};

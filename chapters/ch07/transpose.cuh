@@ -24,8 +24,13 @@ inline aisp::Workload transpose_workload() {
   return w;
 }
 
-inline void declare_transpose_buffers(aisp::Context& ctx) {
-  const int64_t rows = ctx.param("rows"), cols = ctx.param("cols");
-  ctx.input("in", aisp::DType::f32, {rows, cols});
-  ctx.output("out", aisp::DType::f32, {cols, rows});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class TransposeBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return transpose_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t rows = ctx.param("rows"), cols = ctx.param("cols");
+    ctx.input("in", aisp::DType::f32, {rows, cols});
+    ctx.output("out", aisp::DType::f32, {cols, rows});
+  }
+};
