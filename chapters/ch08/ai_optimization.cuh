@@ -39,13 +39,18 @@ inline aisp::Workload ai_optimization_workload() {
   return w;
 }
 
-inline void declare_ai_optimization_buffers(aisp::Context& ctx) {
-  const int64_t rows = ctx.param("rows"), cols = ctx.param("cols"), batch = ctx.param("batch");
-  // W is a weight: static (filled once, never refilled between samples); the vectors are activations.
-  ctx.input("w", aisp::DType::f32, {rows, cols}, aisp::Fill::uniform(-1, 1), aisp::Role::static_);
-  ctx.input("x", aisp::DType::f32, {batch, cols});
-  ctx.output("y", aisp::DType::f32, {batch, rows});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class AiOptimizationBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return ai_optimization_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t rows = ctx.param("rows"), cols = ctx.param("cols"), batch = ctx.param("batch");
+    // W is a weight: static (filled once, never refilled between samples); the vectors are activations.
+    ctx.input("w", aisp::DType::f32, {rows, cols}, aisp::Fill::uniform(-1, 1), aisp::Role::static_);
+    ctx.input("x", aisp::DType::f32, {batch, cols});
+    ctx.output("y", aisp::DType::f32, {batch, rows});
+  }
+};
 
 // Weights are read once per pass: ld.global.cs (evict-first) keeps the 128 MiB stream from displacing the
 // small, hot x vectors (which the baseline reads through L1) in L1 and L2.

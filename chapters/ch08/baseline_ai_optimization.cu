@@ -32,11 +32,8 @@ gemv_kernel(const float4* __restrict__ w, const float4* __restrict__ x, float* _
   if (lane == 0) y[row] = acc;
 }
 
-class BaselineAiOptimization : public aisp::Benchmark {
+class BaselineAiOptimization : public AiOptimizationBase {
  public:
-  aisp::Workload workload() const override { return ai_optimization_workload(); }
-  void setup(aisp::Context& ctx) override { declare_ai_optimization_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t rows = ctx.param("rows"), cols = ctx.param("cols"), batch = ctx.param("batch");
     const float4* w = ctx.buffer("w").as<const float4>();

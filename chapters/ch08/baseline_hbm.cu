@@ -18,11 +18,8 @@ __global__ void affine_bf16_scalar_kernel(const __nv_bfloat16* __restrict__ x, _
   if (i < n) y[i] = hbm_affine(x[i]);
 }
 
-class BaselineHbm : public aisp::Benchmark {
+class BaselineHbm : public HbmBase {
  public:
-  aisp::Workload workload() const override { return hbm_workload(); }
-  void setup(aisp::Context& ctx) override { declare_hbm_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t n = ctx.param("n");
     constexpr int kThreads = 256;

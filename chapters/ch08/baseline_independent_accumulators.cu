@@ -29,11 +29,8 @@ polynomial_peak_horner_kernel(const float* __restrict__ coefficients_t, const fl
   polynomial_peak_body(coefficients_t, points, peak, m, p, HornerChain{});
 }
 
-class BaselineIndependentAccumulators : public aisp::Benchmark {
+class BaselineIndependentAccumulators : public IndependentAccumulatorsBase {
  public:
-  aisp::Workload workload() const override { return independent_accumulators_workload(); }
-  void setup(aisp::Context& ctx) override { declare_independent_accumulators_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t m = ctx.param("polynomials"), p = ctx.param("points");
     polynomial_peak_horner_kernel<<<static_cast<unsigned>((m + kPolyBlock - 1) / kPolyBlock), kPolyBlock, 0,
@@ -43,7 +40,6 @@ class BaselineIndependentAccumulators : public aisp::Benchmark {
     AISP_LAUNCH_CHECK();
   }
 
-  aisp::Tolerance tolerance() const override { return independent_accumulators_tolerance(); }
   std::string technique() const override { return "Horner: one 127-long dependent FMA chain"; }
 };
 

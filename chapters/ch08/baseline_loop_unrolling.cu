@@ -24,11 +24,8 @@ __global__ void column_sum_rolled_kernel(const float* __restrict__ in, float* __
   out[c] = sum;
 }
 
-class BaselineLoopUnrolling : public aisp::Benchmark {
+class BaselineLoopUnrolling : public LoopUnrollingBase {
  public:
-  aisp::Workload workload() const override { return loop_unrolling_workload(); }
-  void setup(aisp::Context& ctx) override { declare_loop_unrolling_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t rows = ctx.param("rows"), cols = ctx.param("cols");
     constexpr int kThreads = 256;

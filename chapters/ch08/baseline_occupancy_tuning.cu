@@ -15,11 +15,10 @@ namespace {
 
 constexpr int kThreads = 32;
 
-class BaselineOccupancyTuning : public aisp::Benchmark {
+class BaselineOccupancyTuning : public OccupancyTuningBase {
  public:
-  aisp::Workload workload() const override { return occupancy_tuning_workload(); }
   void setup(aisp::Context& ctx) override {
-    declare_occupancy_tuning_buffers(ctx);
+    OccupancyTuningBase::setup(ctx);
     blocks_ = static_cast<unsigned>(softsign_blocks_per_sm(kThreads) * ctx.device().sm_count);
   }
 

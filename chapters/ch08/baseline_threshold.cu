@@ -30,11 +30,8 @@ __global__ void shrink_branchy_kernel(const float* __restrict__ x, float* __rest
   v_out[i] = v;
 }
 
-class BaselineThreshold : public aisp::Benchmark {
+class BaselineThreshold : public ThresholdBase {
  public:
-  aisp::Workload workload() const override { return threshold_workload(); }
-  void setup(aisp::Context& ctx) override { declare_threshold_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t n = ctx.param("n");
     constexpr int kThreads = 256;

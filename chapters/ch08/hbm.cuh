@@ -23,11 +23,16 @@ inline aisp::Workload hbm_workload() {
   return w;
 }
 
-inline void declare_hbm_buffers(aisp::Context& ctx) {
-  const int64_t n = ctx.param("n");
-  ctx.input("x", aisp::DType::bf16, {n});
-  ctx.output("y", aisp::DType::bf16, {n});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class HbmBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return hbm_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t n = ctx.param("n");
+    ctx.input("x", aisp::DType::bf16, {n});
+    ctx.output("y", aisp::DType::bf16, {n});
+  }
+};
 
 __device__ __forceinline__ __nv_bfloat16 hbm_affine(__nv_bfloat16 v) {
   return __float2bfloat16_rn(fmaf(__bfloat162float(v), kHbmScale, kHbmShift));

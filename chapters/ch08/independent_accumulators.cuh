@@ -30,14 +30,6 @@ inline aisp::Workload independent_accumulators_workload() {
   return w;
 }
 
-inline void declare_independent_accumulators_buffers(aisp::Context& ctx) {
-  const int64_t m = ctx.param("polynomials"), p = ctx.param("points"), k = ctx.param("coefficients");
-  // |c|, |x| <= 1: the tolerance below is derived from this bound, so keep the two in step.
-  ctx.input("coefficients_t", aisp::DType::f32, {k, m}, aisp::Fill::uniform(-1, 1));  // [k][polynomial]
-  ctx.input("points", aisp::DType::f32, {p}, aisp::Fill::uniform(-1, 1));
-  ctx.output("peak", aisp::DType::f32, {m});
-}
-
 // Why the default fp32 tolerance cannot hold: the split evaluation rounds differently from Horner's rule.
 // Horner's rule for a degree-n polynomial satisfies |fl(p) - p| <= gamma_2n * sum_k |c_k| |x|^k (Higham,
 // Accuracy and Stability of Numerical Algorithms, sec. 5.1), gamma_m = m u / (1 - m u), u = 2^-24. The
@@ -56,6 +48,20 @@ inline aisp::Tolerance independent_accumulators_tolerance() {
       "four Horner chains in x^4 round differently from one Horner chain; FP32 bound |d peak| <= "
       "2*gamma_262*sum|c_k||x|^k <= 2*gamma_262*128 = 4.0e-3 for |c|,|x| <= 1 (Higham 5.1)");
 }
+
+// The pair's base: its workload, buffers and tolerance; each variant adds only its kernels and run().
+class IndependentAccumulatorsBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return independent_accumulators_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t m = ctx.param("polynomials"), p = ctx.param("points"), k = ctx.param("coefficients");
+    // |c|, |x| <= 1: the tolerance below is derived from this bound, so keep the two in step.
+    ctx.input("coefficients_t", aisp::DType::f32, {k, m}, aisp::Fill::uniform(-1, 1));  // [k][polynomial]
+    ctx.input("points", aisp::DType::f32, {p}, aisp::Fill::uniform(-1, 1));
+    ctx.output("peak", aisp::DType::f32, {m});
+  }
+  aisp::Tolerance tolerance() const override { return independent_accumulators_tolerance(); }
+};
 
 // The kernel skeleton both variants share: coefficients into registers, the 512 points into shared
 // memory, then Evaluate(c, x) at every point, keeping the max.

@@ -25,8 +25,13 @@ inline aisp::Workload loop_unrolling_workload() {
   return w;
 }
 
-inline void declare_loop_unrolling_buffers(aisp::Context& ctx) {
-  const int64_t rows = ctx.param("rows"), cols = ctx.param("cols");
-  ctx.input("in", aisp::DType::f32, {rows, cols});
-  ctx.output("out", aisp::DType::f32, {cols});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class LoopUnrollingBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return loop_unrolling_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t rows = ctx.param("rows"), cols = ctx.param("cols");
+    ctx.input("in", aisp::DType::f32, {rows, cols});
+    ctx.output("out", aisp::DType::f32, {cols});
+  }
+};

@@ -20,11 +20,16 @@ inline aisp::Workload occupancy_tuning_workload() {
   return w;
 }
 
-inline void declare_occupancy_tuning_buffers(aisp::Context& ctx) {
-  const int64_t n = ctx.param("n");
-  ctx.input("x", aisp::DType::f32, {n});
-  ctx.output("y", aisp::DType::f32, {n});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class OccupancyTuningBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return occupancy_tuning_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t n = ctx.param("n");
+    ctx.input("x", aisp::DType::f32, {n});
+    ctx.output("y", aisp::DType::f32, {n});
+  }
+};
 
 // Kept rolled: one 4-byte load in flight per thread per iteration, so the bytes in flight - and with
 // them the bandwidth (Little's law) - are set by how many threads are resident: by occupancy.

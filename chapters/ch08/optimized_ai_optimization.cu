@@ -73,12 +73,10 @@ batched_gemv_kernel(const float4* __restrict__ w, const float4* __restrict__ x, 
   }
 }
 
-class OptimizedAiOptimization : public aisp::Benchmark {
+class OptimizedAiOptimization : public AiOptimizationBase {
  public:
-  aisp::Workload workload() const override { return ai_optimization_workload(); }
-
   void setup(aisp::Context& ctx) override {
-    declare_ai_optimization_buffers(ctx);
+    AiOptimizationBase::setup(ctx);
     AISP_CUDA_CHECK(cudaFuncSetAttribute(batched_gemv_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kXBytes));
   }
 

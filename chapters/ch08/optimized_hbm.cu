@@ -45,11 +45,8 @@ affine_bf16_vector_kernel(const __nv_bfloat16* __restrict__ x, __nv_bfloat16* __
   }
 }
 
-class OptimizedHbm : public aisp::Benchmark {
+class OptimizedHbm : public HbmBase {
  public:
-  aisp::Workload workload() const override { return hbm_workload(); }
-  void setup(aisp::Context& ctx) override { declare_hbm_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t n = ctx.param("n");
     const auto* x = ctx.buffer("x").as<const __nv_bfloat16>();

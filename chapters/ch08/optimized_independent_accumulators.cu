@@ -38,11 +38,8 @@ polynomial_peak_split_kernel(const float* __restrict__ coefficients_t, const flo
   polynomial_peak_body(coefficients_t, points, peak, m, p, FourChainHorner{});
 }
 
-class OptimizedIndependentAccumulators : public aisp::Benchmark {
+class OptimizedIndependentAccumulators : public IndependentAccumulatorsBase {
  public:
-  aisp::Workload workload() const override { return independent_accumulators_workload(); }
-  void setup(aisp::Context& ctx) override { declare_independent_accumulators_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t m = ctx.param("polynomials"), p = ctx.param("points");
     polynomial_peak_split_kernel<<<static_cast<unsigned>((m + kPolyBlock - 1) / kPolyBlock), kPolyBlock, 0,
@@ -52,7 +49,6 @@ class OptimizedIndependentAccumulators : public aisp::Benchmark {
     AISP_LAUNCH_CHECK();
   }
 
-  aisp::Tolerance tolerance() const override { return independent_accumulators_tolerance(); }
   std::string technique() const override { return "four independent Horner chains in x^4"; }
 };
 

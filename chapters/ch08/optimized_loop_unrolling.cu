@@ -26,11 +26,8 @@ __global__ void column_sum_unrolled_kernel(const float* __restrict__ in, float* 
   out[c] = sum;
 }
 
-class OptimizedLoopUnrolling : public aisp::Benchmark {
+class OptimizedLoopUnrolling : public LoopUnrollingBase {
  public:
-  aisp::Workload workload() const override { return loop_unrolling_workload(); }
-  void setup(aisp::Context& ctx) override { declare_loop_unrolling_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t rows = ctx.param("rows"), cols = ctx.param("cols");
     constexpr int kThreads = 256;

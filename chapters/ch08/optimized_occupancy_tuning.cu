@@ -17,11 +17,10 @@
 
 namespace {
 
-class OptimizedOccupancyTuning : public aisp::Benchmark {
+class OptimizedOccupancyTuning : public OccupancyTuningBase {
  public:
-  aisp::Workload workload() const override { return occupancy_tuning_workload(); }
   void setup(aisp::Context& ctx) override {
-    declare_occupancy_tuning_buffers(ctx);
+    OccupancyTuningBase::setup(ctx);
     int best_warps = 0;
     for (int threads : {256, 128, 512, 1024, 64, 32}) {
       const int blocks = softsign_blocks_per_sm(threads);

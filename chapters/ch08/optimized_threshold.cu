@@ -26,11 +26,8 @@ __global__ void shrink_branch_free_kernel(const float* __restrict__ x, float* __
   v_out[i] = v;
 }
 
-class OptimizedThreshold : public aisp::Benchmark {
+class OptimizedThreshold : public ThresholdBase {
  public:
-  aisp::Workload workload() const override { return threshold_workload(); }
-  void setup(aisp::Context& ctx) override { declare_threshold_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t n = ctx.param("n");
     constexpr int kThreads = 256;

@@ -45,11 +45,8 @@ conv7x7_tiled_kernel(const float* __restrict__ in, float* __restrict__ out, int6
   }
 }
 
-class OptimizedTiling : public aisp::Benchmark {
+class OptimizedTiling : public TilingBase {
  public:
-  aisp::Workload workload() const override { return tiling_workload(); }
-  void setup(aisp::Context& ctx) override { declare_tiling_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t h = ctx.param("height"), w = ctx.param("width");
     conv7x7_tiled_kernel<<<tiling_grid(h, w), dim3(kTile, kTileRows), 0, ctx.stream()>>>(

@@ -22,8 +22,13 @@ inline aisp::Workload threshold_workload() {
   return w;
 }
 
-inline void declare_threshold_buffers(aisp::Context& ctx) {
-  const int64_t n = ctx.param("n");
-  ctx.input("x", aisp::DType::f32, {n});
-  ctx.output("v", aisp::DType::f32, {n});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class ThresholdBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return threshold_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t n = ctx.param("n");
+    ctx.input("x", aisp::DType::f32, {n});
+    ctx.output("v", aisp::DType::f32, {n});
+  }
+};

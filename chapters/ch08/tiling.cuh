@@ -27,11 +27,16 @@ inline aisp::Workload tiling_workload() {
   return w;
 }
 
-inline void declare_tiling_buffers(aisp::Context& ctx) {
-  const int64_t h = ctx.param("height"), w = ctx.param("width");
-  ctx.input("image", aisp::DType::f32, {h, w});
-  ctx.output("filtered", aisp::DType::f32, {h, w});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class TilingBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return tiling_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t h = ctx.param("height"), w = ctx.param("width");
+    ctx.input("image", aisp::DType::f32, {h, w});
+    ctx.output("filtered", aisp::DType::f32, {h, w});
+  }
+};
 
 // Fixed 7 x 7 weights (a separable binomial 1-6-15-20-15-6-1 / 64 kernel, written out as 49 products),
 // in constant memory: every lane reads the same weight at the same time, the broadcast case the
