@@ -55,7 +55,7 @@ class IndependentAccumulatorsBase : public aisp::Benchmark {
   aisp::Workload workload() const override { return independent_accumulators_workload(); }
   void setup(aisp::Context& ctx) override {
     const int64_t m = ctx.param("polynomials"), p = ctx.param("points"), k = ctx.param("coefficients");
-    // |c|, |x| <= 1: the tolerance below is derived from this bound, so keep the two in step.
+    // |c|, |x| <= 1: the tolerance above is derived from this bound, so keep the two in step.
     ctx.input("coefficients_t", aisp::DType::f32, {k, m}, aisp::Fill::uniform(-1, 1));  // [k][polynomial]
     ctx.input("points", aisp::DType::f32, {p}, aisp::Fill::uniform(-1, 1));
     ctx.output("peak", aisp::DType::f32, {m});
