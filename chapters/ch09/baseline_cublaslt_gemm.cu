@@ -38,11 +38,8 @@ __global__ void __launch_bounds__(kTile * kTile)
   y[static_cast<int64_t>(m0 + ty) * n + n0 + tx] = __float2bfloat16_rn(acc);
 }
 
-class BaselineCublasltGemm : public aisp::Benchmark {
+class BaselineCublasltGemm : public CublasltGemmBase {
  public:
-  aisp::Workload workload() const override { return cublaslt_gemm_workload(); }
-  void setup(aisp::Context& ctx) override { declare_cublaslt_gemm_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t m = ctx.param("m"), n = ctx.param("n"), k = ctx.param("k");
     if (m % kTile || n % kTile || k % kTile) throw std::runtime_error("cublaslt_gemm: sizes must be multiples of 32");
@@ -53,7 +50,6 @@ class BaselineCublasltGemm : public aisp::Benchmark {
     AISP_LAUNCH_CHECK();
   }
 
-  aisp::Tolerance tolerance() const override { return cublaslt_gemm_tolerance(); }
   std::string technique() const override { return "CUDA-core BF16 GEMM, 32x32 shared-memory tiles"; }
 };
 

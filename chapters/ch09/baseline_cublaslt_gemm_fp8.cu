@@ -12,18 +12,15 @@
 
 namespace {
 
-class BaselineCublasltGemmFp8 : public aisp::Benchmark {
+class BaselineCublasltGemmFp8 : public CublasltGemmFp8Base {
  public:
-  aisp::Workload workload() const override { return cublaslt_gemm_fp8_workload(); }
-
   void setup(aisp::Context& ctx) override {
-    declare_cublaslt_gemm_fp8_buffers(ctx);
+    CublasltGemmFp8Base::setup(ctx);
     layer_.setup(ctx);
   }
   void run(aisp::Context& ctx) override { layer_.run(ctx); }
   void teardown(aisp::Context&) override { layer_.teardown(); }
 
-  aisp::Tolerance tolerance() const override { return cublaslt_gemm_fp8_tolerance(); }
   std::string technique() const override { return "cuBLASLt BF16 GEMM, FP32 accumulate"; }
 
  private:

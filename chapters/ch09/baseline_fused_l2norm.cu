@@ -41,12 +41,10 @@ __global__ void normalize_kernel(const float4* __restrict__ x, const float* __re
   if (i < n4) out[i] = scale4(x[i], l2norm_inverse(sum_sq[i / cols4]));
 }
 
-class BaselineFusedL2norm : public aisp::Benchmark {
+class BaselineFusedL2norm : public FusedL2normBase {
  public:
-  aisp::Workload workload() const override { return fused_l2norm_workload(); }
-
   void setup(aisp::Context& ctx) override {
-    declare_fused_l2norm_buffers(ctx);
+    FusedL2normBase::setup(ctx);
     const int64_t rows = ctx.param("rows"), cols = ctx.param("cols");
     sq_ = static_cast<float4*>(ctx.scratch("sq", static_cast<size_t>(rows * cols) * sizeof(float)));
     sum_sq_ = static_cast<float*>(ctx.scratch("sum_sq", static_cast<size_t>(rows) * sizeof(float)));

@@ -10,12 +10,10 @@
 
 namespace {
 
-class BaselineMemoryBound : public aisp::Benchmark {
+class BaselineMemoryBound : public MemoryBoundBase {
  public:
-  aisp::Workload workload() const override { return memory_bound_workload(); }
-
   void setup(aisp::Context& ctx) override {
-    declare_memory_bound_buffers(ctx);
+    MemoryBoundBase::setup(ctx);
     t_ = static_cast<float4*>(ctx.scratch("t", static_cast<size_t>(ctx.param("n")) * sizeof(float)));
   }
 

@@ -32,11 +32,8 @@ __global__ void __launch_bounds__(kTile * kTile)
   c[row * n + col] = acc;
 }
 
-class BaselineMicroTilingMatmul : public aisp::Benchmark {
+class BaselineMicroTilingMatmul : public MicroTilingMatmulBase {
  public:
-  aisp::Workload workload() const override { return micro_tiling_matmul_workload(); }
-  void setup(aisp::Context& ctx) override { declare_micro_tiling_matmul_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t n = ctx.param("n");
     check_micro_tiling_shape(n);

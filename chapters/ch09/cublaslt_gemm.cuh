@@ -23,13 +23,6 @@ inline aisp::Workload cublaslt_gemm_workload() {
   return w;
 }
 
-inline void declare_cublaslt_gemm_buffers(aisp::Context& ctx) {
-  const int64_t m = ctx.param("m"), n = ctx.param("n"), k = ctx.param("k");
-  ctx.input("x", aisp::DType::bf16, {m, k});
-  ctx.input("w", aisp::DType::bf16, {n, k}, aisp::Fill::uniform(-1, 1), aisp::Role::static_);
-  ctx.output("y", aisp::DType::bf16, {m, n});
-}
-
 // Both variants accumulate in FP32 and round once to BF16, but in different orders (k in sequence on the
 // CUDA cores vs the tensor cores' blocked order), so the FP32 sums differ by a few units in the last place
 // and a sum that sits near a BF16 rounding boundary can round to the neighbouring BF16 value: a
@@ -43,3 +36,16 @@ inline aisp::Tolerance cublaslt_gemm_tolerance() {
       "BF16 output: FP32 sums in a different order may round to the adjacent BF16 value (1 ulp <= 2^-7 rel); "
       "atol 1e-2 (~1/1000 of rms |y|) for near-zero outputs");
 }
+
+// The pair's base: its workload, buffers and tolerance; each variant adds only its kernels and run().
+class CublasltGemmBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return cublaslt_gemm_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t m = ctx.param("m"), n = ctx.param("n"), k = ctx.param("k");
+    ctx.input("x", aisp::DType::bf16, {m, k});
+    ctx.input("w", aisp::DType::bf16, {n, k}, aisp::Fill::uniform(-1, 1), aisp::Role::static_);
+    ctx.output("y", aisp::DType::bf16, {m, n});
+  }
+  aisp::Tolerance tolerance() const override { return cublaslt_gemm_tolerance(); }
+};

@@ -28,15 +28,6 @@ inline aisp::Workload cublaslt_gemm_fp8_workload() {
   return w;
 }
 
-inline void declare_cublaslt_gemm_fp8_buffers(aisp::Context& ctx) {
-  const int64_t m = ctx.param("m"), n = ctx.param("n"), k = ctx.param("k");
-  // |x|, |w| <= 1: the tolerance below is derived for this distribution.
-  ctx.input("x", aisp::DType::bf16, {m, k}, aisp::Fill::uniform(-1, 1));
-  // Weights are static: quantizing them once in setup() is what an FP8 deployment does (and allowed).
-  ctx.input("w", aisp::DType::bf16, {n, k}, aisp::Fill::uniform(-1, 1), aisp::Role::static_);
-  ctx.output("y", aisp::DType::bf16, {m, n});
-}
-
 // Error model: per-tensor scaling maps max|x| and max|w| to 448 (E4M3's largest finite value); rounding to
 // 3 mantissa bits then perturbs each product x_i w_i by ~3.7% rms of its size, independently, so the error
 // of a k-term dot product is ~sqrt(k) x 0.012 for uniform(-1, 1) inputs. A host simulation of exactly this
@@ -50,3 +41,18 @@ inline aisp::Tolerance cublaslt_gemm_fp8_tolerance() {
       "FP8 E4M3 quantization of x and w (per-tensor scales): simulated error rms 0.77 for k=4096, "
       "|x|,|w|<=1 (output rms 21.3); atol = 7.8 sigma; rtol = 1 BF16 ulp");
 }
+
+// The pair's base: its workload, buffers and tolerance; each variant adds only its kernels and run().
+class CublasltGemmFp8Base : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return cublaslt_gemm_fp8_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t m = ctx.param("m"), n = ctx.param("n"), k = ctx.param("k");
+    // |x|, |w| <= 1: the tolerance above is derived for this distribution.
+    ctx.input("x", aisp::DType::bf16, {m, k}, aisp::Fill::uniform(-1, 1));
+    // Weights are static: quantizing them once in setup() is what an FP8 deployment does (and allowed).
+    ctx.input("w", aisp::DType::bf16, {n, k}, aisp::Fill::uniform(-1, 1), aisp::Role::static_);
+    ctx.output("y", aisp::DType::bf16, {m, n});
+  }
+  aisp::Tolerance tolerance() const override { return cublaslt_gemm_fp8_tolerance(); }
+};

@@ -30,11 +30,16 @@ inline aisp::Workload fused_l2norm_workload() {
   return w;
 }
 
-inline void declare_fused_l2norm_buffers(aisp::Context& ctx) {
-  const int64_t rows = ctx.param("rows"), cols = ctx.param("cols");
-  ctx.input("x", aisp::DType::f32, {rows, cols});
-  ctx.output("out", aisp::DType::f32, {rows, cols});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class FusedL2normBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return fused_l2norm_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t rows = ctx.param("rows"), cols = ctx.param("cols");
+    ctx.input("x", aisp::DType::f32, {rows, cols});
+    ctx.output("out", aisp::DType::f32, {rows, cols});
+  }
+};
 
 inline void check_fused_l2norm_shape(int64_t cols) {
   if (cols != int64_t{kL2NormVecPerThread} * 4 * kL2NormThreads)

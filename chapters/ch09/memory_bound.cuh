@@ -25,12 +25,17 @@ inline aisp::Workload memory_bound_workload() {
   return w;
 }
 
-inline void declare_memory_bound_buffers(aisp::Context& ctx) {
-  const int64_t n = ctx.param("n");
-  ctx.input("x", aisp::DType::f32, {n});
-  ctx.input("r", aisp::DType::f32, {n});  // the residual stream
-  ctx.output("out", aisp::DType::f32, {n});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class MemoryBoundBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return memory_bound_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t n = ctx.param("n");
+    ctx.input("x", aisp::DType::f32, {n});
+    ctx.input("r", aisp::DType::f32, {n});  // the residual stream
+    ctx.output("out", aisp::DType::f32, {n});
+  }
+};
 
 inline void check_memory_bound_shape(int64_t n) {
   if (n % 4 != 0) throw std::runtime_error("memory_bound: n must be a multiple of 4 (float4 kernels)");

@@ -26,12 +26,17 @@ inline aisp::Workload micro_tiling_matmul_workload() {
   return w;
 }
 
-inline void declare_micro_tiling_matmul_buffers(aisp::Context& ctx) {
-  const int64_t n = ctx.param("n");
-  ctx.input("a", aisp::DType::f32, {n, n});
-  ctx.input("b", aisp::DType::f32, {n, n});
-  ctx.output("c", aisp::DType::f32, {n, n});
-}
+// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+class MicroTilingMatmulBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return micro_tiling_matmul_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t n = ctx.param("n");
+    ctx.input("a", aisp::DType::f32, {n, n});
+    ctx.input("b", aisp::DType::f32, {n, n});
+    ctx.output("c", aisp::DType::f32, {n, n});
+  }
+};
 
 inline void check_micro_tiling_shape(int64_t n) {
   if (n % 128 != 0) throw std::runtime_error("micro_tiling_matmul: n must be a multiple of 128");

@@ -15,18 +15,15 @@
 
 namespace {
 
-class OptimizedCublasltGemm : public aisp::Benchmark {
+class OptimizedCublasltGemm : public CublasltGemmBase {
  public:
-  aisp::Workload workload() const override { return cublaslt_gemm_workload(); }
-
   void setup(aisp::Context& ctx) override {
-    declare_cublaslt_gemm_buffers(ctx);
+    CublasltGemmBase::setup(ctx);
     layer_.setup(ctx);
   }
   void run(aisp::Context& ctx) override { layer_.run(ctx); }
   void teardown(aisp::Context&) override { layer_.teardown(); }
 
-  aisp::Tolerance tolerance() const override { return cublaslt_gemm_tolerance(); }
   std::string technique() const override { return "cuBLASLt BF16 GEMM (tensor cores), FP32 accumulate"; }
 
  private:

@@ -89,12 +89,10 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-class OptimizedCublasltGemmFp8 : public aisp::Benchmark {
+class OptimizedCublasltGemmFp8 : public CublasltGemmFp8Base {
  public:
-  aisp::Workload workload() const override { return cublaslt_gemm_fp8_workload(); }
-
   void setup(aisp::Context& ctx) override {
-    declare_cublaslt_gemm_fp8_buffers(ctx);
+    CublasltGemmFp8Base::setup(ctx);
     const int64_t m = ctx.param("m"), n = ctx.param("n"), k = ctx.param("k");
     if (k % 16 != 0) throw std::runtime_error("cublaslt_gemm_fp8: k must be a multiple of 16 (FP8 alignment)");
     blocks_ = (ctx.device().sm_count > 0 ? ctx.device().sm_count : 132) * kBlocksPerSm;
@@ -128,7 +126,6 @@ class OptimizedCublasltGemmFp8 : public aisp::Benchmark {
   }
 
   aisp::Requirements requirements() const override { return {.min_compute_capability = 90}; }
-  aisp::Tolerance tolerance() const override { return cublaslt_gemm_fp8_tolerance(); }
   std::string technique() const override { return "FP8 E4M3 cuBLASLt GEMM, per-tensor scales, x quantized per run"; }
 
  private:

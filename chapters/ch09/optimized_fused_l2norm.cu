@@ -36,11 +36,8 @@ __global__ void __launch_bounds__(kL2NormThreads)
   for (int u = 0; u < kL2NormVecPerThread; ++u) out_row[threadIdx.x + u * kL2NormThreads] = scale4(v[u], inv);
 }
 
-class OptimizedFusedL2norm : public aisp::Benchmark {
+class OptimizedFusedL2norm : public FusedL2normBase {
  public:
-  aisp::Workload workload() const override { return fused_l2norm_workload(); }
-  void setup(aisp::Context& ctx) override { declare_fused_l2norm_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t rows = ctx.param("rows"), cols = ctx.param("cols");
     check_fused_l2norm_shape(cols);

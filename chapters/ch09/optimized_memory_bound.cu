@@ -18,11 +18,8 @@ struct FusedChain {
   }
 };
 
-class OptimizedMemoryBound : public aisp::Benchmark {
+class OptimizedMemoryBound : public MemoryBoundBase {
  public:
-  aisp::Workload workload() const override { return memory_bound_workload(); }
-  void setup(aisp::Context& ctx) override { declare_memory_bound_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t n = ctx.param("n");
     check_memory_bound_shape(n);

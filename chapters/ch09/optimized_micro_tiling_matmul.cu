@@ -69,11 +69,8 @@ __global__ void __launch_bounds__(kThreads, 2)
   }
 }
 
-class OptimizedMicroTilingMatmul : public aisp::Benchmark {
+class OptimizedMicroTilingMatmul : public MicroTilingMatmulBase {
  public:
-  aisp::Workload workload() const override { return micro_tiling_matmul_workload(); }
-  void setup(aisp::Context& ctx) override { declare_micro_tiling_matmul_buffers(ctx); }
-
   void run(aisp::Context& ctx) override {
     const int64_t n = ctx.param("n");
     check_micro_tiling_shape(n);
