@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "analysis/analysis.hpp"
+#include "analysis/dataset.hpp"
 #include "core/file_names.hpp"
 #include "core/json_io.hpp"
 #include "store/store.hpp"
@@ -200,8 +200,8 @@ bool attach_capabilities(Hardware& hw, const std::string& explicit_path, const s
   return false;
 }
 
-Context context_of(const Dataset& d) {
-  Context c;
+DerivationInputs derivation_inputs(const Dataset& d) {
+  DerivationInputs c;
   c.hardware = d.hardware;
   if (!d.runs.empty()) c.telemetry = d.runs.back().telemetry;
   return c;

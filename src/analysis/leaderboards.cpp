@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <set>
 
-#include "analysis/analysis.hpp"
+#include "analysis/leaderboards.hpp"
 
 namespace aisp::analysis {
 namespace {
@@ -173,7 +173,7 @@ std::vector<Recommendation> recommendations(const std::vector<VariantRow>& rows,
   return out;
 }
 
-Analysis analyze(const std::vector<TargetResult>& targets, const Context& ctx, size_t top_n) {
+Analysis analyze(const std::vector<TargetResult>& targets, const DerivationInputs& ctx, size_t top_n) {
   Analysis a;
   a.rows = variant_rows(targets, ctx);
   a.boards = leaderboards(a.rows, top_n);

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "analysis/analysis.hpp"
+#include "analysis/power_cost.hpp"
 
 namespace aisp::analysis {
 namespace {

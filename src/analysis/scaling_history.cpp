@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <set>
 
-#include "analysis/analysis.hpp"
+#include "analysis/scaling_history.hpp"
 
 namespace aisp::analysis {
 namespace {

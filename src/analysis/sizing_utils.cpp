@@ -3,7 +3,7 @@
 
 #include <stdexcept>
 
-#include "analysis/analysis.hpp"
+#include "analysis/sizing_utils.hpp"
 
 namespace aisp::analysis {
 namespace {

@@ -7,7 +7,7 @@
 #include <cctype>
 #include <set>
 
-#include "analysis/analysis.hpp"
+#include "analysis/stacking.hpp"
 
 namespace aisp::analysis {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "analysis/analysis.hpp"
+#include "analysis/variant_metrics.hpp"
 #include "core/plausibility.hpp"
 #include "core/stats.hpp"
 
@@ -149,7 +149,7 @@ Energy energy_from_summary(const json& j) {
   return e;
 }
 
-std::vector<VariantRow> variant_rows(const std::vector<TargetResult>& targets, const Context& ctx) {
+std::vector<VariantRow> variant_rows(const std::vector<TargetResult>& targets, const DerivationInputs& ctx) {
   std::vector<VariantRow> out;
   for (const TargetResult& t : targets) {
     const json& w = t.workload.is_object() ? t.workload : json::object();

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "analysis/analysis.hpp"
+#include "analysis/whatif.hpp"
 
 namespace aisp::analysis {
 

@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "analysis/analysis.hpp"
+#include "report/analysis_report.hpp"
 #include "cli/paths.hpp"
 #include "cli/store_commands.hpp"
 #include "core/json_io.hpp"
@@ -211,7 +212,7 @@ void print_board(const char* title, const std::vector<an::LeaderboardEntry>& v) 
 
 void analyze_command(const AnalysisArgs& a) {
   an::Dataset d = load(a);
-  an::Analysis r = an::analyze(d.current().targets, an::context_of(d), a.top);
+  an::Analysis r = an::analyze(d.current().targets, an::derivation_inputs(d), a.top);
   if (!a.goal.empty()) r.recommendations = an::recommendations(r.rows, a.goal);
   if (a.as_json) return emit(a, d, "analyze", an::to_json(r));
   header(d);
@@ -248,7 +249,7 @@ void whatif_command(const AnalysisArgs& a) {
     fail("give at least one constraint: --vram GiB, --latency ms, --min-throughput items/s or --min-speedup x");
   an::Dataset d = load(a);
   an::WhatIfConstraints c{a.vram, a.latency, a.latency_stat, a.min_throughput, a.min_speedup};
-  an::WhatIf w = an::whatif(an::variant_rows(d.current().targets, an::context_of(d)), c);
+  an::WhatIf w = an::whatif(an::variant_rows(d.current().targets, an::derivation_inputs(d)), c);
   if (a.as_json) return emit(a, d, "whatif", an::to_json(w));
   header(d);
   std::cout << fmt::format("Constraints: peak memory <= {} GiB, {} latency <= {} ms, throughput >= {}, speedup >= {}\n\n",
@@ -272,7 +273,7 @@ void whatif_command(const AnalysisArgs& a) {
 
 void stacking_command(const AnalysisArgs& a) {
   an::Dataset d = load(a);
-  an::Stacking s = an::stacking(an::variant_rows(d.current().targets, an::context_of(d)), vocabulary(a));
+  an::Stacking s = an::stacking(an::variant_rows(d.current().targets, an::derivation_inputs(d)), vocabulary(a));
   if (a.as_json) return emit(a, d, "stacking", an::to_json(s));
   header(d);
   std::cout << "Techniques seen (tag: best speedup, variants)\n";
@@ -306,7 +307,7 @@ void stacking_command(const AnalysisArgs& a) {
 
 void power_command(const AnalysisArgs& a) {
   an::Dataset d = load(a);
-  an::Power p = an::power(an::variant_rows(d.current().targets, an::context_of(d)));
+  an::Power p = an::power(an::variant_rows(d.current().targets, an::derivation_inputs(d)));
   if (a.as_json) return emit(a, d, "power", an::to_json(p));
   header(d);
   Table t{{"target", "variant", "J/run", "avg W", "GPU busy", "GFLOP/J", "items/J", "GB/J", "energy saving"}, {}};
@@ -328,7 +329,7 @@ void cost_command(const AnalysisArgs& a) {
   an::Dataset d = load(a);
   an::Cost c;
   try {
-    c = an::cost(an::variant_rows(d.current().targets, an::context_of(d)), prices(a), a.gpu, d.hardware.gpu_model, a.rate, a.top);
+    c = an::cost(an::variant_rows(d.current().targets, an::derivation_inputs(d)), prices(a), a.gpu, d.hardware.gpu_model, a.rate, a.top);
   } catch (const CLI::Error&) {
     throw;
   } catch (const std::exception& e) {
@@ -378,8 +379,8 @@ void write_output(const std::string& output, const std::string& text, const std:
   std::cerr << fmt::format("wrote {} ({}, {} bytes)\n", output, what, text.size());
 }
 
-an::ReportOptions report_options(const AnalysisArgs& a) {
-  an::ReportOptions o;
+report::ReportOptions report_options(const AnalysisArgs& a) {
+  report::ReportOptions o;
   o.title = a.title;
   o.author = a.author;
   o.top_n = a.top;
@@ -399,8 +400,8 @@ an::ReportOptions report_options(const AnalysisArgs& a) {
 
 void report_command(const AnalysisArgs& a) {
   an::Dataset d = load(a);
-  an::ReportOptions o = report_options(a);
-  std::string text = a.format == "md" ? an::render_markdown(d, o) : an::render_html(d, o);
+  report::ReportOptions o = report_options(a);
+  std::string text = a.format == "md" ? report::render_markdown(d, o) : report::render_html(d, o);
   write_output(a.output, text, a.format == "md" ? "Markdown report" : "self-contained HTML report");
 }
 
@@ -591,11 +592,11 @@ void export_analysis(const std::string& input, const std::string& format, const 
   an::Dataset d = load(a);
   std::string text;
   if (format == "csv") {
-    text = an::render_csv(an::variant_rows(d.current().targets, an::context_of(d)));
+    text = report::render_csv(an::variant_rows(d.current().targets, an::derivation_inputs(d)));
   } else if (format == "html") {
-    text = an::render_html(d, report_options(a));
+    text = report::render_html(d, report_options(a));
   } else {
-    an::Context ctx = an::context_of(d);
+    an::DerivationInputs ctx = an::derivation_inputs(d);
     json doc = {{"schema", "aisp.analysis/1"}, {"source", d.source}, {"run", d.current().key},
                 {"gpu_model", d.hardware.gpu_model}, {"hardware_key", d.hardware.hardware_key},
                 {"analysis", an::to_json(an::analyze(d.current().targets, ctx, 0))},

@@ -80,7 +80,7 @@ an::Dataset Api::dataset(const Query& q, size_t history_runs) {
 json Api::roofline(const Query& q) {
   q.only({"run"});
   an::Dataset d = dataset(q, 0);
-  auto rows = an::variant_rows(d.current().targets, an::context_of(d));
+  auto rows = an::variant_rows(d.current().targets, an::derivation_inputs(d));
   json points = json::array(), ceilings = json::object();
   for (auto& r : rows) {
     if (!an::known(r.median_ms)) continue;
@@ -109,7 +109,7 @@ json Api::analysis(const std::string& kind, const Query& q) {
   else q.only({"run"});
 
   an::Dataset d = dataset(q, kind == "scaling" ? static_cast<size_t>(q.integer("history", 50, 0, 1000)) : 0);
-  auto rows = [&] { return an::variant_rows(d.current().targets, an::context_of(d)); };
+  auto rows = [&] { return an::variant_rows(d.current().targets, an::derivation_inputs(d)); };
   json data;
   try {
     if (kind == "leaderboards") {

@@ -130,7 +130,7 @@ TEST(AnalysisPower, EnergyPerRunFromBlockTelemetryAndAbsence) {
 }
 
 TEST(AnalysisPower, WorkPerJouleAndSavingVsBaseline) {
-  an::Context ctx;
+  an::DerivationInputs ctx;
   // Baseline 1 J/run, variant 0.25 J/run; 1e9 FLOP and 1e6 items per run.
   ctx.telemetry["ch1:p"]["baseline"]["energy_per_run_j"] = {1.0};
   ctx.telemetry["ch1:p"]["opt"]["energy_per_run_j"] = {0.25};

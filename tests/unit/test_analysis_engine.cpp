@@ -78,7 +78,7 @@ TEST(AnalysisLeaderboards, TopNCutsEachBoard) {
 }
 
 TEST(AnalysisRoofline, DeviceCeilingsAndPercentForADataMover) {
-  an::Context ctx;
+  an::DerivationInputs ctx;
   ctx.hardware = h100();
   an::RooflineCeilings c = an::roofline_ceilings(ctx.hardware, "f32");
   EXPECT_NEAR(c.dram_bytes_per_s, 2 * 2619e6 * 5120 / 8, 1);   // 3352.32 GB/s
@@ -93,7 +93,7 @@ TEST(AnalysisRoofline, DeviceCeilingsAndPercentForADataMover) {
 }
 
 TEST(AnalysisRoofline, MeasuredCeilingsWinAndComputeBoundKernelsUseThePeak) {
-  an::Context ctx;
+  an::DerivationInputs ctx;
   ctx.hardware = h100();
   ctx.hardware.capabilities = {{"hardware_key", "h100_80gb_hbm3"},
                                {"ceilings", {{"hbm_gbs", {{"value", 3000.0}}}, {"tflops_fp32", {{"value", 50.0}}}}}};

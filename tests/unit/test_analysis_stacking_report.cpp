@@ -3,6 +3,7 @@
 
 #include <regex>
 
+#include "report/analysis_report.hpp"
 #include "test_analysis_fixtures.hpp"
 
 namespace an = aisp::analysis;
@@ -120,9 +121,9 @@ TEST(AnalysisReport, HtmlIsSelfContainedWithLabelledCharts) {
   d.runs.push_back(r);
   d.hardware = h100();
   d.source = "test <data>";
-  an::ReportOptions o;
+  aisp::report::ReportOptions o;
   o.vocabulary = an::vocabulary_from_json({{"tags", {{"vectorized", {{"keywords", {"float4"}}}}}}}, "v.json");
-  std::string html = an::render_html(d, o);
+  std::string html = aisp::report::render_html(d, o);
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_FALSE(std::regex_search(html, std::regex(R"((src|href)\s*=)"))) << "no external resource";
@@ -142,7 +143,7 @@ TEST(AnalysisReport, HtmlIsSelfContainedWithLabelledCharts) {
 
 TEST(AnalysisReport, CsvQuotesFieldsAndLeavesMissingEmpty) {
   auto t = target("ch1:c", variant("baseline", 2.0, 100), {variant("v,1", 1.0, 100, 2.0, "FASTER", "say \"hi\"")});
-  std::string csv = an::render_csv(an::variant_rows({t}));
+  std::string csv = aisp::report::render_csv(an::variant_rows({t}));
   EXPECT_NE(csv.find("\"v,1\""), std::string::npos);
   EXPECT_NE(csv.find("\"say \"\"hi\"\"\""), std::string::npos);
   size_t lines = std::count(csv.begin(), csv.end(), '\n');

@@ -195,7 +195,7 @@ TEST_F(ServeApi, AnalysisEndpointsAreTheEnginesAnswers) {
   namespace an = aisp::analysis;
   an::Dataset d = an::load_store(s().db, "latest", 0);
   an::attach_capabilities(d.hardware, "", {s().artifacts / "hw"});
-  auto rows = an::variant_rows(d.current().targets, an::context_of(d));
+  auto rows = an::variant_rows(d.current().targets, an::derivation_inputs(d));
   json boards = s().ok("/api/analysis/leaderboards");
   EXPECT_EQ(boards["data"], an::to_json(an::leaderboards(rows, 10)));
   EXPECT_EQ(boards["capabilities"], s().caps_file.string());

@@ -8,9 +8,11 @@
 #include <ctime>
 
 #include "analysis/analysis.hpp"
-#include "analysis/svg_charts.hpp"
+#include "report/analysis_report.hpp"
+#include "report/svg_charts.hpp"
 
-namespace aisp::analysis {
+namespace aisp::report {
+using namespace analysis;  // this file prints analysis results: their types read better unqualified
 namespace {
 
 using svg::escape;
@@ -243,7 +245,7 @@ std::string stacking_section(const Stacking& s) {
 }  // namespace
 
 std::string render_html(const Dataset& d, const ReportOptions& o) {
-  Context ctx = context_of(d);
+  DerivationInputs ctx = derivation_inputs(d);
   const RunData& run = d.current();
   Analysis a = analyze(run.targets, ctx, o.top_n);
   std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
@@ -326,4 +328,4 @@ std::string render_html(const Dataset& d, const ReportOptions& o) {
   return h;
 }
 
-}  // namespace aisp::analysis
+}  // namespace aisp::report

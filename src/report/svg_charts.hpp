@@ -1,10 +1,10 @@
 // Inline SVG charts for the HTML report: plain strings, no script, no external font or stylesheet, so the
-// report is one file that renders the same offline. Internal to src/analysis.
+// report is one file that renders the same offline. Internal to src/report.
 #pragma once
 #include <string>
 #include <vector>
 
-namespace aisp::analysis::svg {
+namespace aisp::report::svg {
 
 std::string escape(const std::string& s);  // XML/HTML text and attribute escaping
 
@@ -47,4 +47,4 @@ std::string roofline(const std::vector<RooflineKernel>& kernels, double peak_flo
 std::string sparkline(const std::vector<double>& y, const std::vector<double>& low, const std::vector<double>& high,
                       const std::string& unit);
 
-}  // namespace aisp::analysis::svg
+}  // namespace aisp::report::svg

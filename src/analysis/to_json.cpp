@@ -1,6 +1,6 @@
 // The JSON form of every analysis result: what `--json`, the dashboard's REST API and the MCP server
 // return. Missing figures are null, never 0.
-#include "analysis/analysis.hpp"
+#include "analysis/to_json.hpp"
 
 namespace aisp::analysis {
 

@@ -1,4 +1,4 @@
-#include "analysis/svg_charts.hpp"
+#include "report/svg_charts.hpp"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include <numbers>
 #include <tuple>
 
-namespace aisp::analysis::svg {
+namespace aisp::report::svg {
 namespace {
 
 bool finite(double v) { return std::isfinite(v); }
@@ -316,4 +316,4 @@ std::string sparkline(const std::vector<double>& y, const std::vector<double>& l
   return out + "</svg>";
 }
 
-}  // namespace aisp::analysis::svg
+}  // namespace aisp::report::svg

@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include "analysis/analysis.hpp"
+#include "report/analysis_report.hpp"
 
-namespace aisp::analysis {
+namespace aisp::report {
+using namespace analysis;  // this file prints analysis results: their types read better unqualified
 namespace {
 
 std::string num(double v, const char* f = "{:.3g}") { return known(v) ? fmt::format(fmt::runtime(f), v) : "-"; }
@@ -27,7 +29,7 @@ std::string csv_num(double v) { return known(v) ? fmt::format("{:.9g}", v) : "";
 }  // namespace
 
 std::string render_markdown(const Dataset& d, const ReportOptions& o) {
-  Context ctx = context_of(d);
+  DerivationInputs ctx = derivation_inputs(d);
   const RunData& run = d.current();
   Analysis a = analyze(run.targets, ctx, o.top_n);
   std::string m = "# " + o.title + "\n\n";
@@ -101,4 +103,4 @@ std::string render_csv(const std::vector<VariantRow>& rows) {
   return c;
 }
 
-}  // namespace aisp::analysis
+}  // namespace aisp::report
