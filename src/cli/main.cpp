@@ -12,7 +12,7 @@
 #include "cli/mcp_commands.hpp"
 #include "cli/serve_commands.hpp"
 #include "cli/profile_commands.hpp"
-#include "runtime/one_shot.hpp"
+#include "runtime/profiled_run.hpp"
 #include "runtime/worker.hpp"
 #ifdef AISP_HAVE_PROBES
 #include "probes/hw_commands.hpp"
@@ -42,9 +42,9 @@ int main(int argc, char** argv) {
   worker->add_option("--plugin", plugin, "Plugin .so")->required();
   worker->add_option("--validity", validity, "on|off")->check(CLI::IsMember({"on", "off"}));
   // --once: one setup + warm-up + a single run() in an NVTX range, for ncu / compute-sanitizer to watch
-  // (runtime/one_shot.hpp); no protocol, the result goes to --result.
+  // (runtime/profiled_run.hpp); no protocol, the result goes to --result.
   static bool once = false;
-  static aisp::OneShotOptions one_shot;
+  static aisp::ProfiledRunOptions one_shot;
   worker->add_flag("--once", once, "Run setup, warm-ups and one run() inside an NVTX range, then exit");
   worker->add_option("--result", one_shot.result_file, "--once: JSON result file (default stdout)");
   worker->add_option("--warmup", one_shot.warmup, "--once: untimed runs before the ranged one");
@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
   worker->callback([] {
     if (once) {
       one_shot.plugin = plugin;
-      std::exit(aisp::one_shot_main(one_shot));
+      std::exit(aisp::profiled_run_main(one_shot));
     }
     std::exit(aisp::worker_main({plugin, validity == "on"}));
   });

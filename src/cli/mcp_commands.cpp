@@ -146,7 +146,7 @@ int serve(const mcp::ServerConfig& config, const McpArgs& a) {
   o.server_version = config.version;
   o.instructions = kInstructions;
   o.page_size = a.page_size;
-  o.trim = mcp::TrimLimits::from_environment();
+  o.size_limits = mcp::ResultSizeLimits::from_environment();
   o.redactor = mcp::Redactor::from_environment();
   auto tools = mcp::make_tools(config, jobs);
   mcp::log_to_stderr(fmt::format("aisp {} MCP server on stdio: {} tools, store {}, artifacts {}", config.version,

@@ -363,7 +363,7 @@ json Session::run_tool(const Tool& tool, const json& arguments, Call& call) {
       return text_result(text, true);
     }
     json cuts;
-    json trimmed = trim_for_client(structured, options_.trim, cuts);
+    json trimmed = shorten_for_client(structured, options_.size_limits, cuts);
     if (!cuts.empty() && trimmed.is_object()) trimmed["_trimmed"] = cuts;
     json result = text_result(trimmed.dump(2, ' ', false, json::error_handler_t::replace), false);
     if (has_structured_output(protocol_version())) result["structuredContent"] = std::move(trimmed);

@@ -18,7 +18,7 @@
 #include "mcp/json_rpc.hpp"
 #include "mcp/redact.hpp"
 #include "mcp/tool.hpp"
-#include "mcp/trim.hpp"
+#include "mcp/result_size_limits.hpp"
 
 namespace aisp::mcp {
 
@@ -31,7 +31,7 @@ struct SessionOptions {
   size_t page_size = 50;          // tools per tools/list page
   size_t max_concurrent_calls = 8;  // tools/call running at once; more are answered with a busy isError
   Limits limits;
-  TrimLimits trim;
+  ResultSizeLimits size_limits;
   Redactor redactor;
   std::function<void(const std::string&)> log;  // one line, to stderr in the real server
 };

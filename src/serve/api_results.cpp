@@ -10,7 +10,7 @@
 #include "core/discovery.hpp"
 #include "core/verdict.hpp"
 #include "serve/api.hpp"
-#include "serve/views.hpp"
+#include "serve/result_json.hpp"
 
 namespace aisp::serve {
 namespace fs = std::filesystem;

@@ -9,7 +9,7 @@
 
 #include "core/json_io.hpp"
 #include "serve/api.hpp"
-#include "serve/views.hpp"
+#include "serve/result_json.hpp"
 
 namespace aisp::serve {
 namespace fs = std::filesystem;

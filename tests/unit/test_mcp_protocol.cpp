@@ -8,7 +8,7 @@
 #include "mcp/json_rpc.hpp"
 #include "mcp/redact.hpp"
 #include "mcp/schema.hpp"
-#include "mcp/trim.hpp"
+#include "mcp/result_size_limits.hpp"
 
 namespace aisp::mcp {
 namespace {
@@ -164,11 +164,11 @@ TEST(McpRedactor, ReplacesSecretValuesEverywhere) {
 TEST(McpTrim, CutsLongArraysAndStringsAndSaysWhere) {
   json v = {{"samples", json::array()}, {"log", std::string(50000, 'x')}, {"ok", 1}};
   for (int i = 0; i < 1000; ++i) v["samples"].push_back(i);
-  TrimLimits limits;
+  ResultSizeLimits limits;
   limits.max_items = 10;
   limits.max_string_chars = 100;
   json cuts;
-  json out = trim_for_client(v, limits, cuts);
+  json out = shorten_for_client(v, limits, cuts);
   EXPECT_EQ(out["samples"].size(), 10u);
   EXPECT_EQ(out["ok"], 1);
   EXPECT_LE(out["log"].get<std::string>().size(), 103u);
@@ -180,7 +180,7 @@ TEST(McpTrim, CutsLongArraysAndStringsAndSaysWhere) {
   limits.max_items = 1000;
   limits.max_string_chars = 100;
   limits.max_total_chars = 2000;
-  out = trim_for_client(v, limits, cuts);
+  out = shorten_for_client(v, limits, cuts);
   EXPECT_LE(out.dump().size(), 2000u);
   EXPECT_FALSE(cuts.empty());
 }

@@ -1,4 +1,4 @@
-#include "runtime/one_shot.hpp"
+#include "runtime/profiled_run.hpp"
 
 #include <cuda_runtime.h>
 #include <fmt/format.h>
@@ -19,7 +19,7 @@
 namespace aisp {
 namespace {
 
-void write_result(const OneShotOptions& o, const json& j) {
+void write_result(const ProfiledRunOptions& o, const json& j) {
   if (o.result_file.empty()) {
     std::cout << j.dump() << "\n";
     return;
@@ -30,7 +30,7 @@ void write_result(const OneShotOptions& o, const json& j) {
 
 }  // namespace
 
-int one_shot_main(const OneShotOptions& o) {
+int profiled_run_main(const ProfiledRunOptions& o) {
   json result = {{"ok", false}, {"plugin", o.plugin}, {"nvtx_range", o.nvtx_range}, {"warmup", o.warmup}};
   std::unique_ptr<Plugin> plugin;
   std::unique_ptr<Benchmark> bench;

@@ -9,14 +9,14 @@
 
 namespace aisp::mcp {
 
-struct TrimLimits {
+struct ResultSizeLimits {
   size_t max_items = 200;
   size_t max_string_chars = 20000;
   size_t max_total_chars = 1000000;
-  static TrimLimits from_environment();
+  static ResultSizeLimits from_environment();
 };
 
-// Returns the trimmed value; `cuts` receives one {path, kept, total} object per shortened array/string.
-nlohmann::json trim_for_client(const nlohmann::json& value, const TrimLimits& limits, nlohmann::json& cuts);
+// Returns the shortened value; `cuts` receives one {path, kept, total} object per shortened array/string.
+nlohmann::json shorten_for_client(const nlohmann::json& value, const ResultSizeLimits& limits, nlohmann::json& cuts);
 
 }  // namespace aisp::mcp

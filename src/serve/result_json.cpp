@@ -1,4 +1,4 @@
-#include "serve/views.hpp"
+#include "serve/result_json.hpp"
 
 #include <cmath>
 

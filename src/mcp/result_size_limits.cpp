@@ -1,4 +1,4 @@
-#include "mcp/trim.hpp"
+#include "mcp/result_size_limits.hpp"
 
 #include <cstdlib>
 #include <string>
@@ -42,15 +42,15 @@ json cut(const json& v, size_t max_items, size_t max_chars, const std::string& p
 
 }  // namespace
 
-TrimLimits TrimLimits::from_environment() {
-  TrimLimits t;
+ResultSizeLimits ResultSizeLimits::from_environment() {
+  ResultSizeLimits t;
   t.max_items = env_size("AISP_MCP_PREVIEW_ITEMS", t.max_items);
   t.max_total_chars = env_size("AISP_MCP_PREVIEW_LIMIT", t.max_total_chars);
   t.max_string_chars = std::min(t.max_string_chars, t.max_total_chars);
   return t;
 }
 
-json trim_for_client(const json& value, const TrimLimits& limits, json& cuts) {
+json shorten_for_client(const json& value, const ResultSizeLimits& limits, json& cuts) {
   size_t items = limits.max_items, chars = limits.max_string_chars;
   for (;;) {
     json attempt_cuts = json::array();

@@ -11,7 +11,7 @@
 
 namespace aisp {
 
-struct OneShotOptions {
+struct ProfiledRunOptions {
   std::string plugin;
   std::string result_file;               // JSON result written here ("" = stdout)
   std::string nvtx_range = "aisp_timed";
@@ -21,6 +21,6 @@ struct OneShotOptions {
 
 // 0: the ranged run completed (its outputs checked for unwritten elements); 3: the plugin did not load;
 // 4: a CUDA error or exception (named in the result file). Never throws.
-int one_shot_main(const OneShotOptions& options);
+int profiled_run_main(const ProfiledRunOptions& options);
 
 }  // namespace aisp
