@@ -4,6 +4,10 @@
 
 namespace aisp {
 
+Memory memory_from_json(const json& j) {
+  return {j.value("peak_mb", 0.0), j.value("allocated_mb", 0.0), j.value("reserved_mb", 0.0)};
+}
+
 void fail(LiveVariant& l, const Reply& r, const std::string& phase) {
   l.failed = true;
   l.result->status = status::failed_error;

@@ -12,13 +12,13 @@
 #include "core/stopping.hpp"
 #include "core/validity.hpp"
 #include "core/verdict.hpp"
-#include "runner/worker_process.hpp"
+#include "runner/variant_worker.hpp"
 
 namespace aisp {
 
 struct LiveVariant {
   VariantResult* result;
-  std::unique_ptr<WorkerProcess> worker;
+  std::unique_ptr<VariantWorker> worker;
   json ready;    // the worker's ready message: workload, tolerance, goal, requirements ...
   json buffers;  // setup()'s buffer list: name, kind, dtype, shape
   bool failed = false;
@@ -39,6 +39,9 @@ struct LiveVariant {
   int64_t samples_run = 0;  // timed samples run so far (kept, discarded and audited)
   int64_t full_timed_checks = 0;  // K3: timed samples of audited blocks compared in full and found equal
 };
+
+// A worker's {"peak_mb", "allocated_mb", "reserved_mb"}.
+Memory memory_from_json(const json& j);
 
 // Marks a variant failed with the worker's error reply; a reply of kind "validity" makes it INVALID.
 void fail(LiveVariant& l, const Reply& r, const std::string& phase);

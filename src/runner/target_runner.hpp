@@ -9,6 +9,7 @@
 #include "core/result.hpp"
 #include "core/stats.hpp"
 #include "core/stopping.hpp"
+#include "runner/variant_worker.hpp"
 
 namespace aisp {
 
@@ -39,6 +40,7 @@ struct RunOptions {
   StoppingPolicy policy;
   double block_target_ms = 25;        // GPU time per interleaved block: short enough that drift cancels
   std::function<void(const Progress&)> on_progress;
+  WorkerFactory worker_factory;  // empty: a real worker process per variant (tests pass a scripted one)
 };
 
 TargetResult run_target(const Target& target, const RunOptions& options);

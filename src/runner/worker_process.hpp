@@ -9,39 +9,22 @@
 #include <string>
 
 #include "core/protocol.hpp"
+#include "runner/variant_worker.hpp"
 
 namespace aisp {
 
-struct WorkerSpawn {
-  std::string aisp_exe;     // path of this binary (re-executed as `aisp worker`)
-  std::string plugin;
-  std::string log_file;
-  std::string visible_device = "0";  // CUDA_VISIBLE_DEVICES for the child
-  bool validity = true;              // off: no CUPTI subscription, input refresh or drain checks
-  std::map<std::string, int64_t> axes;  // AISP_AXIS_<name> in the child's environment (aisp/axes.hpp)
-};
-
-struct Reply {
-  enum class Status { ok, error, timeout, crashed, protocol_error } status = Status::ok;
-  json body;           // the worker's JSON (ok or error)
-  std::string reason;  // human text for timeout/crash/protocol errors or the worker's error message
-  std::string kind;    // error kind: timeout, crashed, oom, cuda, exception, load, arch, ...
-  double wall_s = 0;   // supervisor-side wall time of the request
-  bool ok() const { return status == Status::ok; }
-};
-
-class WorkerProcess {
+class WorkerProcess final : public VariantWorker {
  public:
   explicit WorkerProcess(const WorkerSpawn& spawn);
-  ~WorkerProcess();
+  ~WorkerProcess() override;
   WorkerProcess(const WorkerProcess&) = delete;
   WorkerProcess& operator=(const WorkerProcess&) = delete;
 
   // The worker's first message (ready or load error), waited for up to timeout_s.
-  Reply wait_ready(double timeout_s);
-  Reply request(json req, double timeout_s);
+  Reply wait_ready(double timeout_s) override;
+  Reply request(json req, double timeout_s) override;
   // Polite exit (teardown), then kill if it does not leave in time.
-  void shutdown(double timeout_s = 10);
+  void shutdown(double timeout_s = 10) override;
   bool alive() const { return alive_; }
   pid_t pid() const { return pid_; }
 

@@ -1,0 +1,32 @@
+// Phase 2: seeds are drawn only now, after every plugin is loaded, so no plugin can know them in advance;
+// then setup() in every worker (static inputs from one seed, dynamic ones from another, each input its
+// own stream), with what loading and setup changed (K16) and the guard bands (K22) reported back.
+#include "core/schema.hpp"
+#include "runner/target_run.hpp"
+
+namespace aisp {
+bool TargetRun::setup() {
+  rng_.seed(opt_.reproducible ? opt_.seed : std::random_device{}() ^ (uint64_t(std::random_device{}()) << 32));
+  static_seed_ = rng_();
+  setup_seed_ = rng_();
+  for (int i = 0; i < kCheckRounds; ++i) check_seeds_.push_back(rng_());
+  out_.seeds = {static_seed_, setup_seed_};
+  out_.seeds.insert(out_.seeds.end(), check_seeds_.begin(), check_seeds_.end());
+  for (auto& l : live_) {
+    if (l.failed) continue;
+    progress(l.result->name, "setup");
+    Reply r = l.worker->request({{"op", "setup"}, {"static_seed", static_seed_}, {"dynamic_seed", setup_seed_}},
+                                kSetupTimeout * opt_.timeout_multiplier);
+    if (!r.ok()) {
+      fail(l, r, "setup");
+      continue;
+    }
+    l.result->memory = memory_from_json(r.body.at("memory"));
+    l.buffers = r.body.at("buffers");
+    l.findings.add_json(r.body.value("findings", json::array()));
+    if (r.body.value("audit_unavailable", json()).is_string()) l.audit_unavailable = r.body["audit_unavailable"];
+  }
+  return !baseline_failed();
+}
+
+}  // namespace aisp

@@ -1,0 +1,71 @@
+// Phase 7: statistics and verdicts, all from raw samples, in the supervisor. Speedup = baseline median /
+// variant median with a bootstrap 95% interval, widened by the between-process spread; the verdict from
+// that interval against the variant's band; a variant that does not win fails unless it is informational.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/stats.hpp"
+#include "core/verdict.hpp"
+#include "runner/target_run.hpp"
+
+namespace aisp {
+namespace {
+
+// A variant that did not meet its goal: failed_no_speedup, or a note for an informational variant (its
+// measured verdict stays; only the reason the author gave changes, never the statistics).
+void apply_goal(VariantResult& v, Verdict verdict, const Interval& ci, double min_speedup, bool memory_goal) {
+  bool ok = memory_goal ? v.memory_savings_pct > 0 : verdict == Verdict::faster;
+  if (ok) return;
+  if (!v.informational.empty()) {
+    v.timing_note += (v.timing_note.empty() ? "" : "; ") +
+                     fmt::format("informational ({}): {} at {:.3f}x, not a failure", v.informational, v.verdict, ci.point);
+    return;
+  }
+  v.status = status::failed_no_speedup;
+  v.error = memory_goal ? "no peak-memory saving"
+                        : fmt::format("speedup {:.3f}x, 95% CI [{:.3f}, {:.3f}]: {} (needs CI above {:.2f}x)", ci.point,
+                                      ci.low, ci.high, v.verdict, min_speedup);
+}
+
+}  // namespace
+
+void TargetRun::decide_verdicts() {
+  const VariantResult& base = *live_[0].result;
+  out_.minimum_required_speedup = target_min_speedup_;
+  for (size_t i = 1; i < live_.size(); ++i) {
+    VariantResult& v = *live_[i].result;
+    if (v.status == status::invalid) v.verdict = verdict_name(Verdict::invalid);
+    if (v.status != status::succeeded && v.status != status::invalid) continue;
+    if (v.samples_ms.empty()) {
+      if (v.status == status::succeeded) fail(live_[i], "timing", "no samples kept (all discarded as throttled)");
+      continue;
+    }
+    double min_speedup = decision_band(live_[i]);
+    // Differences inside this GPU's A/A noise floor are SAME, so a win must clear it too.
+    if (min_speedup > (v.min_speedup > 0 ? v.min_speedup : target_min_speedup_))
+      v.timing_note += (v.timing_note.empty() ? "" : "; ") +
+                       fmt::format("decision band widened to {:.3f}x by the A/A noise floor", min_speedup);
+    v.min_speedup = min_speedup;
+    // The samples' own interval, widened by what one pair of processes cannot see (the between-process
+    // spread this GPU's A/A calibration measured for the target), when there is one.
+    Interval ci = widen_for_process_spread(bootstrap_speedup_ci(base.samples_ms, v.samples_ms), opt_.process_spread, 0.95);
+    v.ci_process_spread = opt_.process_spread;
+    v.speedup = ci.point;
+    v.ci_low = ci.low;
+    v.ci_high = ci.high;
+    v.p_value = mann_whitney_p(base.samples_ms, v.samples_ms);
+    if (base.memory.peak_mb > 0) v.memory_savings_pct = 100.0 * (base.memory.peak_mb - v.memory.peak_mb) / base.memory.peak_mb;
+    bool any_failed = std::any_of(v.checks.begin(), v.checks.end(), [](auto& c) { return !c.passed; });
+    Verdict verdict = decide_verdict(ci, min_speedup, any_failed || v.status == status::invalid, opt_.noise_floor);
+    v.verdict = verdict_name(verdict);
+    if (v.status == status::succeeded) apply_goal(v, verdict, ci, min_speedup, out_.goal == "memory");
+    if (v.status != status::invalid && v.speedup > out_.best_speedup) {
+      out_.best_speedup = v.speedup;
+      out_.best_optimization = v.name;
+    }
+    out_.best_memory_savings_pct = std::max(out_.best_memory_savings_pct, v.memory_savings_pct);
+  }
+}
+
+}  // namespace aisp

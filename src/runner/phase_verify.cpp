@@ -1,0 +1,108 @@
+// Phase 3: verification. Checked runs on inputs refilled from fresh seeds (drawn after setup), outputs
+// poisoned before and compared in full with the baseline's after (K1-K4), the pair's tolerance refused
+// when it cannot tell fp32 from bf16 (K23); then the sensitivity round (K5).
+#include <fmt/format.h>
+
+#include "runner/pair_contract.hpp"
+#include "runner/target_run.hpp"
+
+namespace aisp {
+namespace {
+
+// What the check rounds left for one variant.
+struct CheckRecord {
+  Verification verification;
+  std::vector<std::string> mutated_inputs;
+  int64_t unwritten = 0;
+};
+
+// K1-K4 evidence and findings for one variant from its check rounds; a mismatch fails it.
+void judge_checks(LiveVariant& l, CheckRecord& c, bool is_baseline) {
+  l.evidence["K14"] = "own worker process and process group, one visible GPU, statistics in the supervisor";
+  l.evidence["K12"] = "every harness CUDA call checked; pending errors collected after every request";
+  l.evidence["K4"] = fmt::format("fingerprints of every input before/after run() in {} rounds", kCheckRounds);
+  if (!c.mutated_inputs.empty()) {
+    std::string names;
+    for (auto& n : c.mutated_inputs) names += (names.empty() ? "" : ", ") + n;
+    l.findings.add("K4", "run() modified its inputs: " + names);
+    if (!l.failed) fail(l, "validity", "run() modified its inputs (" + names + ")", status::invalid);
+  }
+  if (is_baseline) return;
+  Verification& v = c.verification;
+  // A variant stopped before any comparison (its own tolerance, a crash) has nothing to report here.
+  if (l.failed && v.compared == 0 && c.unwritten == 0) return;
+  bool match = v.mismatches == 0 && v.compared > 0;
+  l.evidence["K1"] = fmt::format("outputs poisoned before {} verified runs; no poison survived", kCheckRounds);
+  if (c.unwritten) l.findings.add("K1", fmt::format("{} elements still hold the poison pattern", c.unwritten));
+  std::string comparison = fmt::format("{} elements, {} mismatches, max abs err {:.3g}, max rel err {:.3g} (rtol {:g}, atol {:g})",
+                                       v.compared, v.mismatches, v.max_abs_error, v.max_rel_error, v.rtol, v.atol);
+  l.evidence["K2"] = comparison;
+  l.evidence["K3"] = fmt::format("{} rounds, each with a fresh seed drawn after setup", kCheckRounds);
+  if (!match) {
+    l.findings.add("K2", comparison);
+    l.findings.add("K3", "outputs did not follow inputs refilled with a seed drawn after setup");
+  }
+  l.result->verification = v;
+  if (!l.failed && (!match || c.unwritten > 0)) {
+    v.passed = false;
+    l.result->verification = v;
+    fail(l, "verification",
+         c.unwritten ? fmt::format("{} output elements were never written", c.unwritten)
+                     : fmt::format("{} of {} output elements differ from the baseline (first at {} in '{}')",
+                                   v.mismatches, v.compared, v.first_mismatch, v.output),
+         status::failed_verification);
+  }
+}
+
+}  // namespace
+
+bool TargetRun::verify() {
+  std::vector<CheckRecord> records(live_.size());
+  for (int round = 0; round < kCheckRounds && !baseline_failed(); ++round) {
+    json base_reply;
+    for (size_t i = 0; i < live_.size(); ++i) {
+      LiveVariant& l = live_[i];
+      if (l.failed) continue;
+      progress(l.result->name, "verify");
+      Reply r = l.worker->request({{"op", "check"}, {"seed", check_seeds_[round]}, {"dir", dump_dir(l).string()},
+                                   {"tag", fmt::format("round{}", round)},
+                                   // The first run() is not audited: libraries initialize lazily inside it
+                                   // (cuBLAS creates a stream on a handle's first GEMM). Later rounds are.
+                                   {"audit", opt_.validity && round > 0}},
+                                  kCheckTimeout * opt_.timeout_multiplier);
+      if (!r.ok()) {
+        fail(l, r, "verification run");
+        continue;
+      }
+      l.findings.add_json(r.body.value("findings", json::array()));
+      for (auto& name : r.body.at("inputs_changed")) records[i].mutated_inputs.push_back(name);
+      for (auto& o : r.body.at("outputs")) records[i].unwritten += o.value("unwritten", int64_t{0});
+      if (i == 0) {
+        base_reply = r.body;
+        if (round == 0) refuse_loose_tolerance(live_, r.body, tolerance_, base_workload_.precision);
+        continue;
+      }
+      try {
+        compare_check_outputs(base_reply, r.body, tolerance_, records[i].verification);
+      } catch (const std::exception& e) {
+        fail(l, "verification", e.what(), status::failed_verification);
+      }
+    }
+  }
+  if (baseline_failed()) return false;
+  if (records[0].unwritten > 0) {
+    skip_rest("baseline invalid");
+    out_.error = fmt::format("baseline left {} output elements unwritten (poison survived)", records[0].unwritten);
+    return false;
+  }
+  for (size_t i = 0; i < live_.size(); ++i) judge_checks(live_[i], records[i], i == 0);
+  return true;
+}
+
+void TargetRun::check_sensitivity() {
+  if (baseline_failed()) return;
+  progress("*", "verify");
+  check_input_sensitivity(live_, rng_(), rng_(), kCheckTimeout * opt_.timeout_multiplier * 4);
+}
+
+}  // namespace aisp

@@ -1,0 +1,192 @@
+// The per-target runner's phases against a scripted worker (runner/variant_worker.hpp): no GPU, no
+// process. Each fake answers the protocol the way a worker does, from a small behaviour description
+// (its times, whether its outputs follow the seed, what it declares), so the supervisor's decisions are
+// tested end to end: verdicts, the pair's tolerance (K23), inputs that must matter (K5), every timed
+// sample verified (K21), and a baseline that cannot load.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "core/sample_projection.hpp"
+#include "core/schema.hpp"
+#include "runner/target_runner.hpp"
+
+namespace aisp {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Behaviour {
+  double ms = 1.0;                          // every timed sample's GPU time
+  Tolerance tolerance = Tolerance::by_dtype();
+  int64_t n = 16;                           // workload param "n"
+  bool reads_input = true;                  // the sensitivity round sees its outputs follow "in"
+  int64_t wrong_samples_from = -1;          // timed samples from this index on have other outputs
+  bool fail_load = false;
+};
+
+// The output for a seed: four floats every variant of an honest pair agrees on.
+std::vector<float> answer(uint64_t seed) {
+  std::vector<float> v(4);
+  for (int i = 0; i < 4; ++i) v[i] = static_cast<float>((seed >> (8 * i)) & 0xff) / 16.0f + 1.0f;
+  return v;
+}
+
+SampleProjection projection(uint64_t seed, bool wrong) {
+  OutputProjection o;
+  auto v = answer(seed);
+  for (int k = 0; k < kProjections; ++k)
+    for (size_t j = 0; j < v.size(); ++j) o.proj[k] += ((j + k) % 2 ? 1.0 : -1.0) * v[j] * (wrong ? 2.0 : 1.0);
+  for (float x : v) {
+    o.abs_sum += std::abs(x);
+    o.sq_sum += double(x) * x;
+  }
+  return {o};
+}
+
+class FakeWorker final : public VariantWorker {
+ public:
+  explicit FakeWorker(Behaviour b) : b_(b) {}
+  Reply wait_ready(double) override {
+    if (b_.fail_load) return {Reply::Status::error, {{"ok", false}}, "plugin failed to load", "load", 0};
+    DeviceInfo d;
+    d.name = "fake";
+    d.cc_major = 9;
+    d.global_memory_bytes = int64_t{80} << 30;
+    Workload w;
+    w.params = {{"n", b_.n}};
+    return ok({{"event", "ready"}, {"device", to_json(d)}, {"workload", to_json(w)}, {"tolerance", to_json(b_.tolerance)},
+               {"goal", "speed"}, {"requirements", to_json(Requirements{})}, {"min_speedup", 0.0}});
+  }
+  Reply request(json req, double) override {
+    std::string op = req.at("op");
+    if (op == "setup")
+      return ok({{"buffers", json::array({{{"name", "in"}, {"kind", "input"}, {"dtype", "f32"}, {"shape", {4}}, {"role", "dynamic"}},
+                                          {{"name", "out"}, {"kind", "output"}, {"dtype", "f32"}, {"shape", {4}}}})},
+                 {"memory", {{"peak_mb", 1.0}}}, {"findings", json::array()}});
+    if (op == "check") return ok({{"outputs", dump(req, req.at("seed"))}, {"inputs_changed", json::array()}, {"findings", json::array()}});
+    if (op == "sensitivity") return ok({{"changed", {{"in", b_.reads_input}}}});
+    if (op == "replay") return ok({{"captured", false}, {"reason", "scripted worker"}});
+    if (op == "warmup") return ok({{"runs", 3}, {"estimate_ms", b_.ms}});
+    if (op == "time") return time(req);
+    if (op == "reference") {
+      json p = json::array();
+      for (auto& k : req.at("samples")) p.push_back(to_json(projection(sample_seed(req.at("sample_seed"), k), false)));
+      return ok({{"projections", p}});
+    }
+    if (op == "memory") return ok({{"memory", {{"peak_mb", 1.0}}}});
+    return {Reply::Status::error, {}, "unknown op " + op, "exception", 0};
+  }
+  void shutdown(double) override {}
+
+ private:
+  static Reply ok(json body) {
+    body["ok"] = true;
+    return {Reply::Status::ok, body, "", "", 0.001};
+  }
+  json dump(const json& req, uint64_t seed) {
+    fs::create_directories(req.at("dir").get<std::string>());
+    fs::path file = fs::path(req.at("dir").get<std::string>()) / (req.value("tag", "check") + "__out.bin");
+    auto v = answer(seed);
+    std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(v.data()), 16);
+    return json::array({{{"name", "out"}, {"dtype", "f32"}, {"shape", {4}}, {"file", file.string()}, {"unwritten", 0}}});
+  }
+  Reply time(const json& req) {
+    int samples = req.at("samples");
+    int64_t first = req.at("first_sample");
+    json s = json::array(), p = json::array();
+    for (int i = 0; i < samples; ++i) {
+      s.push_back({{"gpu_ms", b_.ms}, {"wall_ms", b_.ms + 0.05}, {"batch", 1}, {"drain_us", 2.0}});
+      bool wrong = b_.wrong_samples_from >= 0 && first + i >= b_.wrong_samples_from;
+      p.push_back(to_json(projection(sample_seed(req.at("sample_seed"), first + i), wrong)));
+    }
+    // Audited as asked (a worker without CUPTI would have said so in its setup reply).
+    Reply r = ok({{"samples", s}, {"projections", p}, {"audited", req.value("audit", false)}, {"findings", json::array()},
+                  {"blocking", true}});
+    r.wall_s = samples * (b_.ms + 0.05) / 1000.0;  // the supervisor's clock sees at least the claimed GPU time (K7)
+    return r;
+  }
+  Behaviour b_;
+};
+
+TargetResult run_pair(Behaviour baseline, Behaviour variant) {
+  static int counter = 0;
+  Target t;
+  t.id = "fake:pair";
+  t.chapter = "fake";
+  t.example = "pair";
+  t.baseline.file = "baseline.so";
+  t.optimized.push_back({"variant", "optimized.so"});
+  RunOptions o;
+  o.run_dir = fs::temp_directory_path() / ("aisp_target_run_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++));
+  o.reproducible = true;
+  o.seed = 7;
+  o.iterations = 40;
+  o.worker_factory = [&](const WorkerSpawn& s) -> std::unique_ptr<VariantWorker> {
+    return std::make_unique<FakeWorker>(s.plugin.find("baseline") != std::string::npos ? baseline : variant);
+  };
+  TargetResult r = run_target(t, o);
+  fs::remove_all(o.run_dir);
+  return r;
+}
+
+bool failed_check(const VariantResult& v, const std::string& id) {
+  for (auto& c : v.checks)
+    if (c.id == id && !c.passed) return true;
+  return false;
+}
+
+TEST(TargetRun, HonestPairTwiceAsFastIsFasterWithEveryPhaseTimed) {
+  TargetResult r = run_pair({.ms = 2.0}, {.ms = 1.0});
+  ASSERT_EQ(r.optimizations.size(), 1u);
+  const VariantResult& v = r.optimizations[0];
+  EXPECT_EQ(r.status, "succeeded") << r.error << " / " << v.error;
+  EXPECT_EQ(v.verdict, "FASTER");
+  EXPECT_NEAR(v.speedup, 2.0, 1e-9);
+  EXPECT_EQ(v.samples_ms.size(), 40u);
+  // Kept and audited samples alike: every timed sample compared with the baseline's for the same seed.
+  EXPECT_EQ(v.timed_verified, static_cast<int64_t>(v.samples_ms.size() + v.audit_samples_ms.size()));
+  for (const char* phase : {"load", "setup", "verify", "warmup", "timing", "wrap_up"})
+    EXPECT_TRUE(r.phase_seconds.contains(phase)) << phase;
+  for (auto& c : v.checks) EXPECT_TRUE(c.passed) << c.id << ": " << c.detail;
+}
+
+TEST(TargetRun, VariantDeclaringItsOwnToleranceIsInvalid) {
+  TargetResult r = run_pair({.ms = 2.0}, {.ms = 1.0, .tolerance = Tolerance::loosened(0.1, 1.0, "accumulation order")});
+  const VariantResult& v = r.optimizations[0];
+  EXPECT_EQ(v.status, "invalid");
+  EXPECT_EQ(v.verdict, "INVALID");
+  EXPECT_TRUE(failed_check(v, "K23"));
+  EXPECT_FALSE(failed_check(v, "K2")) << "a variant stopped before verification reports no comparison";
+}
+
+TEST(TargetRun, OutputsThatIgnoreAnInputAreInvalid) {
+  TargetResult r = run_pair({.ms = 2.0}, {.ms = 1.0, .reads_input = false});
+  EXPECT_TRUE(failed_check(r.optimizations[0], "K5"));
+  EXPECT_EQ(r.optimizations[0].verdict, "INVALID");
+}
+
+TEST(TargetRun, TimedSamplesThatDifferFromTheBaselinesAreInvalid) {
+  TargetResult r = run_pair({.ms = 2.0}, {.ms = 1.0, .wrong_samples_from = 30});
+  const VariantResult& v = r.optimizations[0];
+  EXPECT_TRUE(failed_check(v, "K21"));
+  EXPECT_EQ(v.verdict, "INVALID");
+  EXPECT_EQ(v.status, "invalid");
+}
+
+TEST(TargetRun, AWorkloadOtherThanTheBaselinesIsRefused) {
+  TargetResult r = run_pair({.ms = 2.0}, {.ms = 1.0, .n = 32});
+  EXPECT_EQ(r.optimizations[0].status, "failed_error");
+  EXPECT_EQ(r.optimizations[0].error_kind, "workload");
+}
+
+TEST(TargetRun, BaselineThatCannotLoadSkipsTheVariants) {
+  TargetResult r = run_pair({.fail_load = true}, {.ms = 1.0});
+  EXPECT_NE(r.error.find("baseline"), std::string::npos) << r.error;
+  EXPECT_EQ(r.optimizations[0].status, "skipped");
+}
+
+}  // namespace
+}  // namespace aisp
