@@ -115,14 +115,7 @@ Dataset load_store(const fs::path& db, const std::string& run_spec, size_t histo
   Dataset d;
   // Earlier runs of the same GPU model and timing mode: history and scaling compare like with like. A/A
   // calibration runs compare a baseline with itself: left out.
-  RunFilter earlier;
-  earlier.hardware_key = chosen.hardware_key;
-  earlier.mode = chosen.mode;
-  earlier.complete_only = true;
-  earlier.skip_calibration = true;
-  earlier.before_run = chosen.id;
-  earlier.newest = history_runs;
-  for (auto& r : store.load_runs(earlier)) d.runs.push_back(run_data_of(std::move(r)));
+  for (auto& r : store.load_runs(earlier_like(chosen, history_runs))) d.runs.push_back(run_data_of(std::move(r)));
   d.runs.push_back(run_data_of(store.load_stored_run(chosen)));
   d.hardware = hardware_from_manifest(d.runs.back().manifest, chosen.gpu_model, chosen.hardware_key);
   d.source = fmt::format("store {}, run {} ({})", db.string(), chosen.id, chosen.key);

@@ -92,6 +92,11 @@ struct RunFilter {
   std::optional<int64_t> before_run;  // only runs listed before this run id (all of them when it is unknown)
   std::optional<size_t> newest;       // keep only this many of the matches, the newest ones
 };
+// The runs a run is compared with in history and scaling: earlier, same hardware key and timing mode,
+// complete, not calibration; the newest `newest` of them.
+RunFilter earlier_like(const RunInfo& run, size_t newest);
+// `runs` (list_runs order) narrowed by `filter`: what Store::find_runs applies to the stored runs.
+std::vector<RunInfo> filter_runs(const std::vector<RunInfo>& runs, const RunFilter& filter);
 
 // A/A calibration runs (`aisp bench calibrate`, label "calibrate-..." or a key with "__calibrate") time a
 // baseline against itself: their "speedup" is the noise floor, so history and analyses leave them out.

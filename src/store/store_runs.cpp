@@ -16,9 +16,20 @@ bool is_calibration(const std::string& label, const std::string& run_key) {
 
 bool is_calibration(const RunInfo& r) { return is_calibration(r.label, r.key); }
 
-std::vector<RunInfo> Store::find_runs(const RunFilter& f) {
+RunFilter earlier_like(const RunInfo& run, size_t newest) {
+  RunFilter f;
+  f.hardware_key = run.hardware_key;
+  f.mode = run.mode;
+  f.complete_only = true;
+  f.skip_calibration = true;
+  f.before_run = run.id;
+  f.newest = newest;
+  return f;
+}
+
+std::vector<RunInfo> filter_runs(const std::vector<RunInfo>& runs, const RunFilter& f) {
   std::vector<RunInfo> out;
-  for (auto& r : list_runs()) {
+  for (auto& r : runs) {
     if (f.before_run && r.id == *f.before_run) break;
     if (f.hardware_key && r.hardware_key != *f.hardware_key) continue;
     if (f.mode && r.mode != *f.mode) continue;
@@ -29,6 +40,8 @@ std::vector<RunInfo> Store::find_runs(const RunFilter& f) {
   if (f.newest && out.size() > *f.newest) out.erase(out.begin(), out.end() - static_cast<long>(*f.newest));
   return out;
 }
+
+std::vector<RunInfo> Store::find_runs(const RunFilter& f) { return filter_runs(list_runs(), f); }
 
 StoredRun Store::load_stored_run(const RunInfo& info) {
   StoredRun r;

@@ -448,6 +448,9 @@ TEST(Store, FindRunsKeepsLikeForLikeEarlierRuns) {
   EXPECT_EQ(keys(), (std::vector<std::string>{"20260104_000001__bench__d"}));
   f.newest = 0;
   EXPECT_TRUE(keys().empty());
+  // The analyses' rule: earlier, same hardware key and mode, complete, not calibration.
+  f = earlier_like(latest, 50);
+  EXPECT_EQ(keys(), (std::vector<std::string>{"20260101_000001__bench__a", "20260104_000001__bench__d"}));
   f = RunFilter{};
   f.hardware_key = "";  // set: must equal "", which no run here has
   EXPECT_TRUE(keys().empty());
