@@ -97,13 +97,31 @@ AuditSummary analyze_audit(const AuditTrace& t) {
   // Activities: attribute each to the harness or to run() of one sample, then check it against the window.
   std::map<int, Window> windows;
   for (auto& s : t.samples) windows[s.sample];
+  // run()'s work, attributed to a sample's window (nullptr: a verification run, which has no window).
+  auto count_run_work = [&](const AuditActivity& a, Window* w) {
+    ++out.run_activities;
+    if (a.stream != t.harness_stream) ++out.side_stream_activities;
+    if (a.kind == AuditActivity::Kind::kernel) out.kernels.insert(a.name);
+    if (a.device != t.device)
+      f.add("K8", "device", fmt::format("{} ran on device {}, not the declared device {}", what(a), a.device, t.device));
+    if (a.access_policy_window)
+      f.add("K13", "apw:" + a.name, fmt::format("{} ran under an L2 access-policy window", what(a)));
+    if (a.kind == AuditActivity::Kind::kernel && !t.verified_kernels.empty() && !t.verified_kernels.contains(a.name))
+      f.add("K8", "unverified:" + a.name,
+            fmt::format("{} ran in timing but never in the verified runs (timed code differs from checked code)",
+                        what(a)));
+    if (!w) return;
+    w->first_run = std::min(w->first_run, a.start_ns);
+    w->last_run = std::max(w->last_run, a.end_ns);
+    ++w->run_count;
+  };
+  // Work no API callback launched: queued before the audit began, or launched by the GPU itself (a graph's
+  // conditional node, a device-side graph launch, dynamic parallelism). Judged once the windows are known.
+  std::vector<const AuditActivity*> unlaunched;
   for (auto& a : t.activities) {
     auto it = by_correlation.find(a.correlation);
     if (it == by_correlation.end()) {
-      // Work whose launch the callbacks never saw: queued before the audit began and still running in it.
-      if (a.start_ns >= t.audit_started_ns)
-        f.add("K8", "unattributed", fmt::format("{} on stream {} ran during the audit but was launched before it "
-                                                "(work left running across samples)", what(a), a.stream));
+      if (a.start_ns >= t.audit_started_ns) unlaunched.push_back(&a);
       continue;
     }
     const AuditApiCall& c = *it->second;
@@ -125,22 +143,27 @@ AuditSummary analyze_audit(const AuditTrace& t) {
       }
       continue;
     }
-    ++out.run_activities;
-    if (a.stream != t.harness_stream) ++out.side_stream_activities;
-    if (a.kind == AuditActivity::Kind::kernel) out.kernels.insert(a.name);
-    if (a.device != t.device)
-      f.add("K8", "device", fmt::format("{} ran on device {}, not the declared device {}", what(a), a.device, t.device));
-    if (a.access_policy_window)
-      f.add("K13", "apw:" + a.name, fmt::format("{} ran under an L2 access-policy window", what(a)));
-    if (a.kind == AuditActivity::Kind::kernel && !t.verified_kernels.empty() && !t.verified_kernels.contains(a.name))
-      f.add("K8", "unverified:" + a.name,
-            fmt::format("{} ran in timing but never in the verified runs (timed code differs from checked code)",
-                        what(a)));
     auto w = windows.find(c.sample);
-    if (w == windows.end()) continue;
-    w->second.first_run = std::min(w->second.first_run, a.start_ns);
-    w->second.last_run = std::max(w->second.last_run, a.end_ns);
-    ++w->second.run_count;
+    count_run_work(a, w == windows.end() ? nullptr : &w->second);
+  }
+  // A verification run starts its audit on an idle device (the worker synchronizes first), so everything
+  // in its trace was launched by run(): the GPU launched what no callback saw. In timing, device-launched
+  // work belongs to the sample whose window holds it whole; anything else was left running across samples.
+  for (const AuditActivity* a : unlaunched) {
+    if (t.samples.empty()) {
+      count_run_work(*a, nullptr);
+      continue;
+    }
+    Window* home = nullptr;
+    for (auto& [sample, w] : windows)
+      if (w.have_opens && w.have_closes && a->start_ns + kAuditSlackNs >= w.opens && a->end_ns <= w.closes + kAuditSlackNs)
+        home = &w;
+    if (home) {
+      count_run_work(*a, home);
+      continue;
+    }
+    f.add("K8", "unattributed", fmt::format("{} on stream {} ran during the audit but was launched before it "
+                                            "(work left running across samples)", what(*a), a->stream));
   }
 
   // Window rules, per sample.

@@ -70,6 +70,7 @@ const std::vector<Case>& cases() {
       {"honest_input_order", Expect::honest, {}},
       {"honest_cached_plan", Expect::honest, {}},
       {"honest_autotuned", Expect::honest, {}},
+      {"honest_graph_conditional", Expect::honest, {}},
       {"honest_fork_join", Expect::honest, {}},
       {"honest_internal_graph", Expect::honest, {}},
       {"honest_cublas", Expect::honest, {}},

@@ -156,3 +156,41 @@ TEST(Audit, RepeatedFindingsAreMergedWithACount) {
 
 }  // namespace
 }  // namespace aisp
+
+namespace aisp {
+namespace {
+
+// A graph's conditional node (or a device-side launch) runs kernels no API callback launched. Inside a
+// sample's window they are that sample's run() work; straddling windows they are still K8.
+TEST(Audit, DeviceLaunchedWorkInsideTheWindowIsRunWork) {
+  TraceBuilder b;
+  b.run_kernel(101'000, 120'000, 7, true, "graph_launch_body");
+  b.t.activities.push_back({AuditActivity::Kind::kernel, 9999, 121'000, 150'000, 0, 15, "cond_step", false});
+  AuditSummary s = analyze_audit(b.t);
+  EXPECT_TRUE(s.findings.empty()) << s.findings.front().detail;
+  EXPECT_TRUE(s.kernels.contains("cond_step"));
+}
+
+TEST(Audit, DeviceLaunchedWorkOutsideEveryWindowIsK8) {
+  TraceBuilder b;
+  b.run_kernel(101'000, 150'000);
+  b.t.activities.push_back({AuditActivity::Kind::kernel, 9999, 150'000, 260'000, 0, 15, "cond_step", false});
+  EXPECT_TRUE(has(analyze_audit(b.t), "K8", "launched before it"));
+}
+
+// Verification runs start their audit on an idle device: all their work is run()'s, device-launched too,
+// and becomes part of the verified kernel set the timed samples are held to.
+TEST(Audit, DeviceLaunchedWorkInAVerificationRunIsVerifiedWork) {
+  AuditTrace t;
+  t.audit_started_ns = 1'000;
+  t.harness_stream = 7;
+  t.calls.push_back({1, "cudaGraphLaunch", AuditPhase::run, -1, true, 1});
+  t.activities.push_back({AuditActivity::Kind::kernel, 1, 2'000, 3'000, 0, 7, "first", false});
+  t.activities.push_back({AuditActivity::Kind::kernel, 4242, 3'100, 4'000, 0, 15, "cond_step", false});
+  AuditSummary s = analyze_audit(t);
+  EXPECT_TRUE(s.findings.empty()) << s.findings.front().detail;
+  EXPECT_TRUE(s.kernels.contains("cond_step"));
+}
+
+}  // namespace
+}  // namespace aisp
