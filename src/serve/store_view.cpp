@@ -1,12 +1,10 @@
 #include "serve/store_view.hpp"
 
-#include <sqlite3.h>
 #include <sys/stat.h>
 
 #include <algorithm>
 
 #include "serve/api_params.hpp"
-#include "store/sqlite_db.hpp"
 
 namespace aisp::serve {
 
@@ -20,8 +18,7 @@ StoreView::StoreView(const std::filesystem::path& db, size_t cache_runs, size_t 
     all_.push_back(connect());
     free_.push_back(all_.back().get());
   }
-  version_db_ = std::make_unique<sql::Db>(db, SQLITE_OPEN_READONLY);
-  sqlite3_busy_timeout(version_db_->handle(), 10000);
+  version_store_ = std::make_unique<Store>(Store::open_read_only(db));
 }
 
 StoreView::~StoreView() = default;
@@ -46,8 +43,7 @@ std::string StoreView::version() {
   int64_t data_version = 0;
   {
     std::lock_guard lock(version_mutex_);
-    sql::Statement st(*version_db_, "PRAGMA data_version");
-    if (st.step()) data_version = st.int64(0);
+    data_version = version_store_->data_version();
   }
   struct stat db{}, wal{};
   ::stat(path_.c_str(), &db);

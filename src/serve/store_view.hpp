@@ -22,10 +22,6 @@
 #include "analysis/analysis.hpp"
 #include "store/store.hpp"
 
-namespace aisp::sql {
-class Db;
-}
-
 namespace aisp::serve {
 
 // A/A calibration runs (aisp::is_calibration, store/store.hpp) are shown in the runs list but never as a
@@ -80,7 +76,7 @@ class StoreView {
   std::vector<std::unique_ptr<Connection>> all_;
   std::vector<Connection*> free_;
   std::mutex version_mutex_;
-  std::unique_ptr<sql::Db> version_db_;  // its own connection: data_version counts other connections' commits
+  std::unique_ptr<Store> version_store_;  // its own connection: data_version counts other connections' commits
   std::mutex cache_mutex_;  // the run and comparison caches
   size_t cache_runs_;
   std::map<int64_t, std::shared_ptr<const analysis::RunData>> cache_;

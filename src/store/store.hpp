@@ -133,6 +133,8 @@ class Store {
 
   const std::filesystem::path& path() const;
   int schema_version();
+  // SQLite's data_version: changes when another connection commits (never for this one's own writes).
+  int64_t data_version();
 
   // Reads <run_dir>/manifest.json and results/benchmark_test_results.json (+ samples/ for telemetry);
   // a file that is missing, truncated or not valid JSON is an error naming it, and nothing is inserted.

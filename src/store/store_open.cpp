@@ -182,6 +182,8 @@ const fs::path& Store::path() const { return db_->path(); }
 
 int Store::schema_version() { return static_cast<int>(db_->scalar_int("PRAGMA user_version")); }
 
+int64_t Store::data_version() { return db_->scalar_int("PRAGMA data_version"); }
+
 Store Store::open(const fs::path& path, bool create) {
   std::error_code ec;
   bool exists = fs::exists(path, ec);

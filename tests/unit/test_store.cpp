@@ -462,6 +462,18 @@ TEST(Store, FindRunsKeepsLikeForLikeEarlierRuns) {
   EXPECT_TRUE(is_calibration(store.resolve_run("20260102").label, ""));
 }
 
+// The dashboard's cache key: another connection's commit changes data_version, a read does not.
+TEST(Store, DataVersionChangesWhenAnotherConnectionCommits) {
+  TempDir tmp;
+  Store writer = Store::open(tmp.path / "aisp.db");
+  Store reader = Store::open_read_only(tmp.path / "aisp.db");
+  int64_t before = reader.data_version();
+  reader.list_runs();
+  EXPECT_EQ(reader.data_version(), before);
+  writer.ingest_run(write_run(tmp.path, "20260101_000001__bench__t", {make_target("ch07:copy", 2, 1)}));
+  EXPECT_NE(reader.data_version(), before);
+}
+
 TEST(Store, OpeningAMissingStoreWithoutCreateSaysSo) {
   TempDir tmp;
   try {
