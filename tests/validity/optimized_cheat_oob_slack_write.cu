@@ -5,10 +5,6 @@
 // Caught by: K22 (canary guard band after the output changed, named with its offset).
 #include "validity_common.cuh"
 
-namespace validity {
-inline constexpr int64_t kOdd = (int64_t{1} << 20) + 3;
-}
-
 namespace {
 __global__ void copy_vec4_no_tail(const float4* __restrict__ in, float4* __restrict__ out, int64_t vectors) {
   const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -16,18 +12,7 @@ __global__ void copy_vec4_no_tail(const float4* __restrict__ in, float4* __restr
 }
 }  // namespace
 
-struct OobSlackWrite : aisp::Benchmark {
-  aisp::Workload workload() const override {
-    aisp::Workload w = fixture::copy_workload();
-    w.params = {{"n", validity::kOdd}};
-    w.bytes = 2.0 * validity::kOdd * sizeof(float);
-    w.items = validity::kOdd;
-    return w;
-  }
-  void setup(aisp::Context& ctx) override {
-    ctx.input("in", aisp::DType::f32, {validity::kOdd});
-    ctx.output("out", aisp::DType::f32, {validity::kOdd});
-  }
+struct OobSlackWrite : validity::OddCopyBase {
   void run(aisp::Context& ctx) override {
     const int64_t vectors = (validity::kOdd + 3) / 4;  // rounds up: one float past the end
     copy_vec4_no_tail<<<validity::blocks_for(vectors), 256, 0, ctx.stream()>>>(

@@ -222,4 +222,23 @@ class AddSmall : public aisp::Benchmark {
 // poison). 8x less traffic than the honest copy.
 inline void copy_eighth(aisp::Context& ctx) { fixture::launch_copy(ctx, fixture::kN / 8); }
 
+// ---- Copy of 2^20 + 3 floats (cheat_oob_slack_write) ------------------------------------------------------
+// A size that is not a multiple of the float4 width, so a vector copy without a scalar tail runs past the end.
+inline constexpr int64_t kOdd = (int64_t{1} << 20) + 3;
+
+class OddCopyBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override {
+    aisp::Workload w = fixture::copy_workload();
+    w.params = {{"n", kOdd}};
+    w.bytes = 2.0 * kOdd * sizeof(float);
+    w.items = kOdd;
+    return w;
+  }
+  void setup(aisp::Context& ctx) override {
+    ctx.input("in", aisp::DType::f32, {kOdd});
+    ctx.output("out", aisp::DType::f32, {kOdd});
+  }
+};
+
 }  // namespace validity
