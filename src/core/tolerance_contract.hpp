@@ -10,7 +10,7 @@
 #include <string>
 
 #include "aisp/workload.hpp"
-#include "core/compare.hpp"
+#include "core/output_comparison.hpp"
 
 namespace aisp {
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "core/compare.hpp"
+#include "core/output_comparison.hpp"
 #include "core/json_io.hpp"
 #include "core/schema.hpp"
 #include "core/tolerance_contract.hpp"

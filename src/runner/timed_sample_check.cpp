@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <set>
 
-#include "core/compare.hpp"
+#include "core/output_comparison.hpp"
 
 namespace aisp {
 namespace {

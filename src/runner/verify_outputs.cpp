@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "core/compare.hpp"
+#include "core/output_comparison.hpp"
 #include "core/json_io.hpp"
 
 namespace aisp {

@@ -1,4 +1,4 @@
-#include "core/compare.hpp"
+#include "core/output_comparison.hpp"
 
 #include <algorithm>
 #include <bit>

@@ -5,7 +5,7 @@
 #include <limits>
 #include <vector>
 
-#include "core/compare.hpp"
+#include "core/output_comparison.hpp"
 
 namespace aisp {
 namespace {
