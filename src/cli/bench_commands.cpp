@@ -190,19 +190,14 @@ int compare_command(const BenchArgs& a) {
   return 0;
 }
 
-}  // namespace
-
-void add_bench_commands(CLI::App& root) {
-  static BenchArgs a;
+// `bench list-targets`: the discoverable targets, from the built plugins or a --bench-root.
+void add_list_command(CLI::App& bench, BenchArgs& a) {
   BenchRequest& r = a.request;  // run and calibrate parse straight into the request
-  auto* bench = root.add_subcommand("bench", "Run and inspect baseline/optimized benchmark pairs");
-  bench->require_subcommand(1);
-
-  auto* list = bench->add_subcommand("list-targets", "List discoverable targets (chNN:example, labs/<lab>:example)");
+  auto* list = bench.add_subcommand("list-targets", "List discoverable targets (chNN:example, labs/<lab>:example)");
   list->add_option("--chapter", a.chapter, "Only this chapter (ch07, labs/<lab>)");
   list->add_option("--bench-root", r.bench_root, "List .cu pairs under this directory instead of the built plugins");
   list->add_flag("--json", a.as_json, "Print JSON");
-  list->callback([] {
+  list->callback([&a] {
     CliBenchHost host;
     BenchCatalog c = cli_errors([&] {
       return load_catalog(a.request.bench_root, host.built_plugin_root(), host.aisp_exe(), false);
@@ -218,8 +213,12 @@ void add_bench_commands(CLI::App& root) {
     if (a.as_json) std::cout << out.dump(2) << "\n";
     if (!a.chapter.empty() && out.empty()) throw CLI::Error("UnknownChapter", "no targets in chapter '" + a.chapter + "'", 2);
   });
+}
 
-  auto* run = bench->add_subcommand("run", "Verify and time targets; write artifacts; exit 0 ok, 1 failed, 2 usage, 3 invalid");
+// `bench run`: every flag parses into the BenchRequest; run_command() does the rest.
+void add_run_command(CLI::App& bench, BenchArgs& a) {
+  BenchRequest& r = a.request;  // run and calibrate parse straight into the request
+  auto* run = bench.add_subcommand("run", "Verify and time targets; write artifacts; exit 0 ok, 1 failed, 2 usage, 3 invalid");
   run->add_option("-t,--targets", r.targets, "chNN, chNN:example, labs/<lab>[:example] or all")->required();
   run->add_option("--mode", r.mode, "cold (L2 flushed per sample), hot (back-to-back batch) or graph (CUDA graph replay)")
       ->capture_default_str();
@@ -264,12 +263,16 @@ void add_bench_commands(CLI::App& root) {
       ->check(CLI::IsMember({"none", "minimal", "roofline", "deep_dive"}))
       ->capture_default_str();
   run->add_flag("--json", a.as_json, "Print the results JSON instead of the Markdown table");
-  run->callback([] {
+  run->callback([&a] {
     int code = run_command(a);
     if (code != 0) throw CLI::RuntimeError(code);
   });
+}
 
-  auto* cal = bench->add_subcommand(
+// `bench calibrate`: an A/A run (or --from-run) that writes this GPU's noise floor.
+void add_calibrate_command(CLI::App& bench, BenchArgs& a) {
+  BenchRequest& r = a.request;  // run and calibrate parse straight into the request
+  auto* cal = bench.add_subcommand(
       "calibrate", "A/A: time each selected baseline against copies of itself in their own processes; store "
                    "this GPU's between-process spread and noise floor (later runs widen their intervals by it)");
   cal->add_option("-t,--targets", r.targets, "chNN, chNN:example, labs/<lab>[:example] or all");
@@ -294,7 +297,7 @@ void add_bench_commands(CLI::App& root) {
       ->check(CLI::Range(1, 8))
       ->capture_default_str();
   cal->add_flag("--json", a.as_json, "Print the noise-floor JSON");
-  cal->callback([] {
+  cal->callback([&a] {
     a.request.calibrate = true;
     if (!a.from_run.empty()) {
       if (!a.request.targets.empty())
@@ -308,15 +311,30 @@ void add_bench_commands(CLI::App& root) {
     int code = run_command(a);
     if (code != 0) throw CLI::RuntimeError(code);
   });
+}
 
-  auto* cmp = bench->add_subcommand("compare", "Two variants' metrics side by side, with the direction of better");
+// `bench compare`: two variants of a stored run side by side.
+void add_compare_command(CLI::App& bench, BenchArgs& a) {
+  BenchRequest& r = a.request;  // run and calibrate parse straight into the request
+  auto* cmp = bench.add_subcommand("compare", "Two variants' metrics side by side, with the direction of better");
   cmp->add_option("variant_a", a.variant_a, "<chapter>:<example>:<variant>, e.g. ch07:copy_scalar:baseline")->required();
   cmp->add_option("variant_b", a.variant_b, "<chapter>:<example>:<variant>, e.g. ch07:copy_scalar:copy_scalar")->required();
   cmp->add_option("--data-file", a.data_file, "A benchmark_test_results.json (default: the latest run)");
   cmp->add_option("--artifacts-dir", r.artifacts_dir, "Where to look for the latest run")->capture_default_str();
   cmp->add_flag("--json", a.as_json, "Also print JSON");
-  cmp->callback([] { compare_command(a); });
+  cmp->callback([&a] { compare_command(a); });
+}
 
+}  // namespace
+
+void add_bench_commands(CLI::App& root) {
+  static BenchArgs a;  // the parsed flags outlive this call: the callbacks read them after parsing
+  auto* bench = root.add_subcommand("bench", "Run and inspect baseline/optimized benchmark pairs");
+  bench->require_subcommand(1);
+  add_list_command(*bench, a);
+  add_run_command(*bench, a);
+  add_calibrate_command(*bench, a);
+  add_compare_command(*bench, a);
   add_store_commands(*bench);  // runs, ingest, history, compare-runs
 }
 

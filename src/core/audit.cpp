@@ -78,12 +78,43 @@ std::string forbidden_in_run(const std::string& api) {
   return "";
 }
 
-AuditSummary analyze_audit(const AuditTrace& t) {
+namespace {
+
+// One audit's verdict, rule group by rule group: API calls, then each activity attributed to the harness
+// or to run() of one sample, then work no callback launched, then the per-sample window rules.
+class AuditAnalysis {
+ public:
+  explicit AuditAnalysis(const AuditTrace& t) : t(t) {
+    for (auto& c : t.calls) by_correlation.try_emplace(c.correlation, &c);
+    for (auto& s : t.samples) windows[s.sample];
+  }
+  AuditSummary run() {
+    check_api_calls();
+    attribute_activities();
+    place_unlaunched();
+    check_windows();
+    out.findings = f.list();
+    return out;
+  }
+
+ private:
+  void check_api_calls();
+  void attribute_activities();
+  void place_unlaunched();
+  void check_windows();
+  void count_run_work(const AuditActivity& a, Window* w);
+
+  const AuditTrace& t;
   AuditSummary out;
   Findings f;
   std::unordered_map<uint32_t, const AuditApiCall*> by_correlation;
-  for (auto& c : t.calls) by_correlation.try_emplace(c.correlation, &c);
+  std::map<int, Window> windows;
+  // Work no API callback launched: queued before the audit began, or launched by the GPU itself (a graph's
+  // conditional node, a device-side graph launch, dynamic parallelism). Judged once the windows are known.
+  std::vector<const AuditActivity*> unlaunched;
+};
 
+void AuditAnalysis::check_api_calls() {
   // API rules (K9/K13): other threads calling CUDA at all, and forbidden calls from run().
   for (auto& c : t.calls) {
     if (!c.harness_thread)
@@ -94,31 +125,29 @@ AuditSummary analyze_audit(const AuditTrace& t) {
       if (std::string id = forbidden_in_run(c.name); !id.empty())
         f.add(id, "api:" + c.name, fmt::format("run() called {}", c.name));
   }
+}
 
+// run()'s work, attributed to a sample's window (nullptr: a verification run, which has no window).
+void AuditAnalysis::count_run_work(const AuditActivity& a, Window* w) {
+  ++out.run_activities;
+  if (a.stream != t.harness_stream) ++out.side_stream_activities;
+  if (a.kind == AuditActivity::Kind::kernel) out.kernels.insert(a.name);
+  if (a.device != t.device)
+    f.add("K8", "device", fmt::format("{} ran on device {}, not the declared device {}", what(a), a.device, t.device));
+  if (a.access_policy_window)
+    f.add("K13", "apw:" + a.name, fmt::format("{} ran under an L2 access-policy window", what(a)));
+  if (a.kind == AuditActivity::Kind::kernel && !t.verified_kernels.empty() && !t.verified_kernels.contains(a.name))
+    f.add("K8", "unverified:" + a.name,
+          fmt::format("{} ran in timing but never in the verified runs (timed code differs from checked code)",
+                      what(a)));
+  if (!w) return;
+  w->first_run = std::min(w->first_run, a.start_ns);
+  w->last_run = std::max(w->last_run, a.end_ns);
+  ++w->run_count;
+}
+
+void AuditAnalysis::attribute_activities() {
   // Activities: attribute each to the harness or to run() of one sample, then check it against the window.
-  std::map<int, Window> windows;
-  for (auto& s : t.samples) windows[s.sample];
-  // run()'s work, attributed to a sample's window (nullptr: a verification run, which has no window).
-  auto count_run_work = [&](const AuditActivity& a, Window* w) {
-    ++out.run_activities;
-    if (a.stream != t.harness_stream) ++out.side_stream_activities;
-    if (a.kind == AuditActivity::Kind::kernel) out.kernels.insert(a.name);
-    if (a.device != t.device)
-      f.add("K8", "device", fmt::format("{} ran on device {}, not the declared device {}", what(a), a.device, t.device));
-    if (a.access_policy_window)
-      f.add("K13", "apw:" + a.name, fmt::format("{} ran under an L2 access-policy window", what(a)));
-    if (a.kind == AuditActivity::Kind::kernel && !t.verified_kernels.empty() && !t.verified_kernels.contains(a.name))
-      f.add("K8", "unverified:" + a.name,
-            fmt::format("{} ran in timing but never in the verified runs (timed code differs from checked code)",
-                        what(a)));
-    if (!w) return;
-    w->first_run = std::min(w->first_run, a.start_ns);
-    w->last_run = std::max(w->last_run, a.end_ns);
-    ++w->run_count;
-  };
-  // Work no API callback launched: queued before the audit began, or launched by the GPU itself (a graph's
-  // conditional node, a device-side graph launch, dynamic parallelism). Judged once the windows are known.
-  std::vector<const AuditActivity*> unlaunched;
   for (auto& a : t.activities) {
     auto it = by_correlation.find(a.correlation);
     if (it == by_correlation.end()) {
@@ -147,6 +176,9 @@ AuditSummary analyze_audit(const AuditTrace& t) {
     auto w = windows.find(c.sample);
     count_run_work(a, w == windows.end() ? nullptr : &w->second);
   }
+}
+
+void AuditAnalysis::place_unlaunched() {
   // A verification run starts its audit on an idle device (the worker synchronizes first), so everything
   // in its trace was launched by run(): the GPU launched what no callback saw. In timing, device-launched
   // work belongs to the sample whose window it starts in (the window rules then judge where it ended). A
@@ -177,6 +209,9 @@ AuditSummary analyze_audit(const AuditTrace& t) {
                                             "nearest window's opening, lasting {:.1f} us)",
                                             what(*a), a->stream, nearest / 1e3, (a->end_ns - a->start_ns) / 1e3));
   }
+}
+
+void AuditAnalysis::check_windows() {
   // A sample whose run() launched a graph put work on the GPU even when the graph's kernels were launched
   // by the device (their records are placed above, or not at all).
   std::set<int> graph_launch_samples;
@@ -184,7 +219,6 @@ AuditSummary analyze_audit(const AuditTrace& t) {
     if (c.harness_thread && c.phase == AuditPhase::run &&
         (c.name.starts_with("cudaGraphLaunch") || c.name.starts_with("cuGraphLaunch")))
       graph_launch_samples.insert(c.sample);
-
   // Window rules, per sample.
   for (auto& s : t.samples) {
     Window& w = windows[s.sample];
@@ -214,8 +248,10 @@ AuditSummary analyze_audit(const AuditTrace& t) {
       f.add("K7", "span", fmt::format("sample {}: the GPU was busy with run()'s work for {:.4f} ms but the events "
                                       "reported {:.4f} ms", s.sample, span_ms, event_total_ms));
   }
-  out.findings = f.list();
-  return out;
 }
+
+}  // namespace
+
+AuditSummary analyze_audit(const AuditTrace& t) { return AuditAnalysis(t).run(); }
 
 }  // namespace aisp
