@@ -1,5 +1,7 @@
 #include "core/sample_projection.hpp"
 
+#include "core/seed_mix.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -66,10 +68,7 @@ SampleProjection sample_projection_from_json(const nlohmann::json& j) {
 }
 
 uint64_t sample_seed(uint64_t base, int64_t index) {
-  uint64_t x = base + 0x9e3779b97f4a7c15ull * static_cast<uint64_t>(index + 1);
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
+  return splitmix64(base + 0x9e3779b97f4a7c15ull * static_cast<uint64_t>(index));
 }
 
 }  // namespace aisp

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "aisp/check.hpp"
+#include "core/seed_mix.hpp"
 #include "runtime/buffer_ops.hpp"
 #include "runtime/cupti_audit.hpp"
 
@@ -13,11 +14,7 @@ namespace aisp {
 uint64_t input_seed(uint64_t seed, const std::string& name) {
   uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a of the name, then one splitmix64 round with the seed
   for (unsigned char c : name) h = (h ^ c) * 0x100000001b3ull;
-  uint64_t x = seed ^ h;
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
+  return splitmix64(seed ^ h);
 }
 
 WorkerContext::WorkerContext(const DeviceInfo& device, Workload workload, uint64_t static_seed, uint64_t dynamic_seed)
