@@ -152,15 +152,20 @@ int Worker::main() {
     // this snapshot after loading and again after setup() (a limit raised at load time is as much a
     // change as one raised in run()).
     before_load_ = capture_state(nullptr, nullptr);
-    plugin_ = std::make_unique<Plugin>(options_.plugin);
-    bench_ = plugin_->create();
+    if (options_.factory) {
+      bench_ = options_.factory();
+      if (!bench_) throw PluginError("symbol", options_.plugin + ": the benchmark factory returned null");
+    } else {
+      plugin_ = std::make_unique<Plugin>(options_.plugin);
+      bench_ = plugin_->create();
+    }
     workload_ = bench_->workload();
     if (options_.validity)
       for (auto& c : state_changes(before_load_, capture_state(nullptr, nullptr), "loading the plugin (static constructors)"))
         load_findings_.push_back({c.check, c.detail});
     json ready = {{"event", "ready"},
                   {"api_version", kPluginApiVersion},
-                  {"binary_version", plugin_->binary_version()},
+                  {"binary_version", plugin_ ? plugin_->binary_version() : 0},
                   {"device", to_json(device_)},
                   {"workload", to_json(workload_)},
                   {"tolerance", to_json(bench_->tolerance())},
