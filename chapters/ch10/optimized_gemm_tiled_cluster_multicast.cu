@@ -16,32 +16,17 @@
 // SXM, harness cold mode, 2026-11-25, all 19 checks passed): 200.8 us, 684.5 TFLOP/s: 2.6% faster than the same
 // clusters without multicast (206.1 us) but 1.2% slower than the 1-CTA persistent kernel (198.5 us): pairing
 // CTAs in lockstep costs about what the saved L2 traffic buys at 4096^3. 8192^3 (warm-up estimate): 1.648 ms.
-#include "gemm_tiled.cuh"
-#include "gemm_ws_kernel.cuh"
+#include "gemm_tiled_ws.cuh"
 
 namespace {
 
 using Gemm = ws_gemm::WsGemm</*persistent=*/true, /*cluster=*/2, ws_gemm::StoreC>;
 
-class OptimizedGemmTiledClusterMulticast : public GemmTiledBase {
+class OptimizedGemmTiledClusterMulticast : public WsGemmTiledVariant<Gemm> {
  public:
-  void run(aisp::Context& ctx) override {
-    const int64_t m = ctx.param("m"), n = ctx.param("n"), k = ctx.param("k");
-    gemm_.launch(ctx.stream(), ctx.buffer("a").data, ctx.buffer("b").data,
-                 ws_gemm::StoreC{ctx.buffer("c").as<__nv_bfloat16>(), static_cast<int>(n)}, m, n, k);
-  }
-  aisp::Requirements requirements() const override { return {.min_compute_capability = 90}; }
   std::string technique() const override {
     return "persistent warp-specialized wgmma, 2-CTA clusters sharing B via TMA multicast";
   }
-
- protected:
-  void prepare(aisp::Context& ctx) override {
-    gemm_.prepare(ctx.device(), ctx.param("m"), ctx.param("n"), ctx.param("k"));
-  }
-
- private:
-  Gemm gemm_;
 };
 
 }  // namespace

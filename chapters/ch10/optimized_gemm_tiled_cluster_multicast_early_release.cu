@@ -12,32 +12,17 @@
 // Expected on Hopper: within a few % of the wait_group 1 version. Measured (H100 SXM, harness cold mode,
 // 2026-11-25, all 19 checks passed): 201.4 us vs 200.8 us (within noise); 8192^3 (warm-up estimate) 1.637 vs
 // 1.648 ms.
-#include "gemm_tiled.cuh"
-#include "gemm_ws_kernel.cuh"
+#include "gemm_tiled_ws.cuh"
 
 namespace {
 
 using Gemm = ws_gemm::WsGemm</*persistent=*/true, /*cluster=*/2, ws_gemm::StoreC, /*early_release=*/true>;
 
-class OptimizedGemmTiledClusterMulticastEarlyRelease : public GemmTiledBase {
+class OptimizedGemmTiledClusterMulticastEarlyRelease : public WsGemmTiledVariant<Gemm> {
  public:
-  void run(aisp::Context& ctx) override {
-    const int64_t m = ctx.param("m"), n = ctx.param("n"), k = ctx.param("k");
-    gemm_.launch(ctx.stream(), ctx.buffer("a").data, ctx.buffer("b").data,
-                 ws_gemm::StoreC{ctx.buffer("c").as<__nv_bfloat16>(), static_cast<int>(n)}, m, n, k);
-  }
-  aisp::Requirements requirements() const override { return {.min_compute_capability = 90}; }
   std::string technique() const override {
-    return "persistent warp-specialized wgmma, 2-CTA clusters sharing B via TMA multicast";
+    return "2-CTA multicast wgmma, ring slots released right after their own wgmmas (wait_group 0)";
   }
-
- protected:
-  void prepare(aisp::Context& ctx) override {
-    gemm_.prepare(ctx.device(), ctx.param("m"), ctx.param("n"), ctx.param("k"));
-  }
-
- private:
-  Gemm gemm_;
 };
 
 }  // namespace

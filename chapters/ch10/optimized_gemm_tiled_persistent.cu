@@ -13,32 +13,17 @@
 // cold mode, 2026-11-25, all 19 checks passed): 198.5 us, 692.4 TFLOP/s = 90.1% of cuBLAS (178.9 us, same run;
 // 90.1% and 90.3% in two earlier runs), 76.5% of the 904.7 TFLOP/s `aisp hw` wgmma ceiling; the best hand
 // kernel at 4096^3. At 8192^3 (warm-up estimate of a run cut short): 1.634 ms, 673 TFLOP/s vs cuBLAS 1.730 ms.
-#include "gemm_tiled.cuh"
-#include "gemm_ws_kernel.cuh"
+#include "gemm_tiled_ws.cuh"
 
 namespace {
 
 using Gemm = ws_gemm::WsGemm</*persistent=*/true, /*cluster=*/1, ws_gemm::StoreC>;
 
-class OptimizedGemmTiledPersistent : public GemmTiledBase {
+class OptimizedGemmTiledPersistent : public WsGemmTiledVariant<Gemm> {
  public:
-  void run(aisp::Context& ctx) override {
-    const int64_t m = ctx.param("m"), n = ctx.param("n"), k = ctx.param("k");
-    gemm_.launch(ctx.stream(), ctx.buffer("a").data, ctx.buffer("b").data,
-                 ws_gemm::StoreC{ctx.buffer("c").as<__nv_bfloat16>(), static_cast<int>(n)}, m, n, k);
-  }
-  aisp::Requirements requirements() const override { return {.min_compute_capability = 90}; }
   std::string technique() const override {
     return "persistent warp-specialized wgmma+TMA, one CTA per SM, grouped tile order";
   }
-
- protected:
-  void prepare(aisp::Context& ctx) override {
-    gemm_.prepare(ctx.device(), ctx.param("m"), ctx.param("n"), ctx.param("k"));
-  }
-
- private:
-  Gemm gemm_;
 };
 
 }  // namespace

@@ -13,32 +13,17 @@
 // (H100 SXM, harness cold mode, 2026-11-25, all 19 checks passed): 203.1 us, 676.6 TFLOP/s, the same as the
 // single-role kernel (202.5 us): at 4 stages and 128x256 tiles the loads were not what stalled the MMAs here.
 // At 8192^3 (warm-up estimate) 1.677 vs 1.702 ms, -1.5%.
-#include "gemm_tiled.cuh"
-#include "gemm_ws_kernel.cuh"
+#include "gemm_tiled_ws.cuh"
 
 namespace {
 
 using Gemm = ws_gemm::WsGemm</*persistent=*/false, /*cluster=*/1, ws_gemm::StoreC>;
 
-class OptimizedGemmTiledWarpSpecialized : public GemmTiledBase {
+class OptimizedGemmTiledWarpSpecialized : public WsGemmTiledVariant<Gemm> {
  public:
-  void run(aisp::Context& ctx) override {
-    const int64_t m = ctx.param("m"), n = ctx.param("n"), k = ctx.param("k");
-    gemm_.launch(ctx.stream(), ctx.buffer("a").data, ctx.buffer("b").data,
-                 ws_gemm::StoreC{ctx.buffer("c").as<__nv_bfloat16>(), static_cast<int>(n)}, m, n, k);
-  }
-  aisp::Requirements requirements() const override { return {.min_compute_capability = 90}; }
   std::string technique() const override {
     return "warp-specialized: TMA producer warpgroup + 2 wgmma consumer warpgroups, setmaxnreg 40/232";
   }
-
- protected:
-  void prepare(aisp::Context& ctx) override {
-    gemm_.prepare(ctx.device(), ctx.param("m"), ctx.param("n"), ctx.param("k"));
-  }
-
- private:
-  Gemm gemm_;
 };
 
 }  // namespace

@@ -6,13 +6,13 @@
 // cudaDeviceSynchronize after every stage) and optimized_event_dependencies.cu (each stream waits only for
 // the other's previous stage, through events). Same kernels, same elements: outputs match bit for bit.
 //
-// Both run()s open the timed window on the host (host_window.cuh): the baseline's cost is host/device
+// Both run()s open the timed window on the host (../common/host_window.hpp): the baseline's cost is host/device
 // round trips, which the harness's blocking kernel would otherwise keep out of the events.
 #pragma once
 #include <cstdint>
 
 #include "aisp/aisp.hpp"
-#include "host_window.cuh"
+#include "../common/host_window.hpp"
 
 inline constexpr int64_t kEventDepsN = int64_t{1} << 21;  // 2 Mi floats per field: ~8 us per kernel
 inline constexpr int64_t kEventDepsStages = 24;

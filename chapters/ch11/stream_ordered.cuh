@@ -8,12 +8,12 @@
 //
 // The allocations are the point of the pair, and allocation cost is host time (cudaMalloc is a driver
 // call that maps pages; cudaFree also waits for the whole device), so both run()s open the timed window
-// on the host first (host_window.cuh).
+// on the host first (../common/host_window.hpp).
 #pragma once
 #include <cstdint>
 
 #include "aisp/aisp.hpp"
-#include "host_window.cuh"
+#include "../common/host_window.hpp"
 
 inline constexpr int64_t kStreamOrderedN = int64_t{1} << 22;  // 4 Mi floats = 16 MiB per temporary
 inline constexpr int64_t kStreamOrderedSteps = 8;

@@ -10,11 +10,11 @@
 // code, so outputs match bit for bit whatever order the segments run in.
 //
 // The baseline's cost is host round trips, so both run()s open the timed window on the host
-// (../ch11/host_window.cuh).
+// (../common/host_window.hpp).
 #pragma once
 #include <cstdint>
 
-#include "../ch11/host_window.cuh"
+#include "../common/host_window.hpp"
 #include "aisp/aisp.hpp"
 
 inline constexpr int64_t kRefineN = int64_t{1} << 18, kRefineMinLen = 256;

@@ -9,11 +9,11 @@
 // match bit for bit.
 //
 // The baseline's cost is host round trips, so both run()s open the timed window on the host
-// (../ch11/host_window.cuh).
+// (../common/host_window.hpp).
 #pragma once
 #include <cstdint>
 
-#include "../ch11/host_window.cuh"
+#include "../common/host_window.hpp"
 #include "aisp/aisp.hpp"
 
 inline constexpr int64_t kCondN = 4096, kCondMaxIters = 1000;

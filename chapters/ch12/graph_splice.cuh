@@ -5,7 +5,7 @@
 #pragma once
 #include <cuda_runtime.h>
 
-#include "../ch11/host_window.cuh"
+#include "../common/host_window.hpp"
 #include "aisp/check.hpp"
 
 namespace graph_splice {

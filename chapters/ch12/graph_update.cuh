@@ -8,7 +8,7 @@
 // match bit for bit, and do not depend on the slot.
 //
 // The cost being optimized is host work (instantiation), so both run()s open the timed window on the host
-// (../ch11/host_window.cuh). Neither can be captured into the harness's own graph (each captures a graph
+// (../common/host_window.hpp). Neither can be captured into the harness's own graph (each captures a graph
 // itself), so both say so and the capture-replay check (K10) is not applicable; the CUPTI audit still
 // checks every kernel they launch.
 #pragma once

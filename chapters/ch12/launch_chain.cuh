@@ -9,12 +9,12 @@
 // follows both inputs.
 //
 // Launch-bound means the host's issue rate is the limit, so every run() of these pairs opens the timed
-// window on the host (../ch11/host_window.cuh): the events then see the host issue the chain, as a real
+// window on the host (../common/host_window.hpp): the events then see the host issue the chain, as a real
 // inference loop does, instead of a pre-filled launch queue.
 #pragma once
 #include <cstdint>
 
-#include "../ch11/host_window.cuh"
+#include "../common/host_window.hpp"
 #include "aisp/aisp.hpp"
 #include "pdl.cuh"
 
