@@ -14,6 +14,7 @@
 #include "cli/store_commands.hpp"
 #include "core/json_io.hpp"
 #include "runner/bench_run.hpp"
+#include "runtime/ipc_output_device.hpp"
 
 namespace aisp {
 namespace fs = std::filesystem;
@@ -65,6 +66,7 @@ class CliBenchHost final : public BenchHost {
     return aisp::environment_gate(info, profile);
   }
   json git_info() override { return aisp::git_info(); }
+  std::shared_ptr<OutputDevice> output_device() override { return std::make_shared<IpcOutputDevice>(); }
   json build_info() override {
     return {{"cuda_architectures", AISP_BUILD_CUDA_ARCHS}, {"build_type", AISP_BUILD_TYPE}};
   }
@@ -229,6 +231,9 @@ void add_run_command(CLI::App& bench, BenchArgs& a) {
   run->add_option("--warmup", r.warmup, "Warm-up runs per variant (at least 0.2 s of them)")->capture_default_str();
   run->add_option("--timeout-multiplier", r.timeout_multiplier, "Scale every per-request timeout")->capture_default_str();
   run->add_option("--time-limit", r.time_limit, "Seconds of sampling per variant before stopping anyway")->capture_default_str();
+  run->add_flag("--keep-outputs", r.keep_outputs,
+                "Also dump every compared output to files and keep them under <run>/work (they are compared on the "
+                "GPU through CUDA IPC either way)");
   run->add_option("--max-noise", r.max_noise, "Stop once the relative noise (%) falls to this")->capture_default_str();
   run->add_option("--min-time", r.min_time, "Minimum accumulated GPU seconds per variant")->capture_default_str();
   run->add_option("--artifacts-dir", r.artifacts_dir, "Where runs/ is written")->capture_default_str();

@@ -4,11 +4,13 @@
 // not direct calls, because the store and the profiler are layers beside the runner, not below it.
 #pragma once
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/discovery.hpp"
 #include "core/environment_gate.hpp"
+#include "core/output_device.hpp"
 #include "runner/bench_suite.hpp"
 
 namespace aisp {
@@ -19,8 +21,8 @@ class BenchHost {
   virtual std::filesystem::path aisp_exe() = 0;           // the binary the workers are started from
   virtual std::filesystem::path built_plugin_root() = 0;  // the build's plugin tree ($AISP_PLUGIN_DIR, ...)
   virtual std::filesystem::path source_root() = 0;        // the checkout holding chapters/ (empty: none)
-  // The GPU facts of `aisp info gpu --json`, from a child process so the supervisor never creates a CUDA
-  // context; a discarded json when the query failed.
+  // The GPU facts of `aisp info gpu --json`, from a child process so the supervisor has no CUDA context
+  // while the environment gate reads the GPU's process list; a discarded json when the query failed.
   virtual json system_info() = 0;
   virtual EnvironmentReport environment_gate(const json& system_info, ValidityProfile profile) = 0;
   virtual json git_info() = 0;    // {commit, branch, dirty} of the binary's checkout; nulls outside one
@@ -34,6 +36,9 @@ class BenchHost {
   virtual void profile_run(const std::vector<Target>& targets, const std::filesystem::path& plugin_root,
                            const std::filesystem::path& run_dir, const std::string& preset, const std::string& db,
                            const std::filesystem::path& artifacts_dir) = 0;
+  // Harness-only device access to the workers' outputs (CUDA IPC, runtime/ipc_output_device.hpp); null
+  // (the default, and every test): outputs are compared from dumped files.
+  virtual std::shared_ptr<OutputDevice> output_device() { return nullptr; }
   // The targets, timed (runner/bench_suite.hpp); a fake returns prepared results.
   virtual SuiteOutcome run_suite(const std::vector<Target>& targets, const std::filesystem::path& run_dir,
                                  const SuiteOptions& options) {

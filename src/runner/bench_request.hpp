@@ -38,6 +38,7 @@ struct BenchRequest {
   bool no_db = false;  // do not store the run
   std::string profile = "none";  // ncu preset run over every variant after the timing
   bool live_progress = true;     // the progress line on stderr (off when stdout carries JSON)
+  bool keep_outputs = false;     // every compared output also dumped to files, kept under the run's work/
 };
 
 // A request the runner refuses, with the exit code docs/cli.md gives it (2 usage, 3 refused by the

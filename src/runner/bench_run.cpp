@@ -73,6 +73,7 @@ SuiteOptions suite_options(const BenchRequest& r, const fs::path& aisp_exe, cons
   o.run.timeout_multiplier = r.timeout_multiplier;
   o.run.reproducible = r.reproducible;
   o.run.validity = r.validity == "on";
+  o.run.keep_outputs = r.keep_outputs;
   o.run.stop_on_decision = !r.calibrate;  // the floor is measured with the full stopping rule
   o.run.seed = 42;
   o.run.policy.time_limit_s = r.time_limit;
@@ -122,6 +123,7 @@ BenchOutcome run_bench(const BenchRequest& r, BenchHost& host) {
 
   fs::path source_root = host.source_root();
   SuiteOptions o = suite_options(r, host.aisp_exe(), catalog.plugin_root, source_root);
+  o.run.output_device = host.output_device();
   // Before any GPU work: the artifacts directory must be writable.
   out.run_dir = prepare_run_dir(o.artifacts_dir, o.label.substr(0, 80));
   json info = gpu_facts_or_refuse(host, out.run_dir);

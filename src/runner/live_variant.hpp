@@ -38,6 +38,10 @@ struct LiveVariant {
   std::map<int64_t, SampleProjection> projections;
   int64_t samples_run = 0;  // timed samples run so far (kept, discarded and audited)
   int64_t full_timed_checks = 0;  // K3: timed samples of audited blocks compared in full and found equal
+  // The worker's output buffers mapped into the supervisor (name -> device pointer); empty: outputs are
+  // dumped to files and compared on the host.
+  std::map<std::string, const void*> mapped_outputs;
+  std::string outputs_via_files;  // why they are not mapped
 };
 
 // A worker's {"peak_mb", "allocated_mb", "reserved_mb"}.

@@ -34,38 +34,38 @@ void check_tolerance_declarations(std::vector<LiveVariant>& live) {
   }
 }
 
-std::optional<std::string> loose_tolerance_reason(const json& base_reply, const ToleranceChoice& tol, DType precision,
-                                                  std::string* note) {
+std::optional<std::string> loose_tolerance_reason(const std::vector<OutputView>& base_outputs, const OutputReader& reader,
+                                                  const ToleranceChoice& tol, DType precision, std::string* note) {
   if (tol.justification.empty()) return std::nullopt;  // dtype defaults are strict by construction
   std::optional<DType> refuse = rounding_to_refuse(precision);
   if (!refuse) return std::nullopt;
-  for (auto& o : base_reply.at("outputs")) {
-    DType dt = *dtype_from_name(o.at("dtype").get<std::string>());
+  for (const OutputView& o : base_outputs) {
+    DType dt = o.dtype;
     if (dt != DType::f32 && dt != DType::f64) continue;
     ToleranceValues t = default_tolerance(dt);
     if (tol.rtol >= 0) t.rtol = tol.rtol;
     if (tol.atol >= 0) t.atol = tol.atol;
-    std::string bytes = read_file(o.at("file").get<std::string>());
+    std::string bytes = reader.host_bytes(o);
     int64_t count = static_cast<int64_t>(bytes.size() / dtype_size(dt));
     RoundingProbe p = probe_rounding(bytes.data(), count, dt, t, *refuse);
     if (p.admits())
       return fmt::format("the pair's tolerance (rtol {:g}, atol {:g}) accepts the baseline's own output '{}' rounded "
                          "to {} ({} of {} elements changed, all within tolerance), but the workload declares {} "
                          "precision: a variant computing in {} would pass. Declare the precision or tighten it.",
-                         t.rtol, t.atol, o.at("name").get<std::string>(), dtype_name(*refuse), p.changed, p.elements,
+                         t.rtol, t.atol, o.name, dtype_name(*refuse), p.changed, p.elements,
                          dtype_name(precision), dtype_name(*refuse));
     RoundingProbe half = probe_rounding(bytes.data(), count, dt, t, DType::f16);
     if (note && half.admits())
       *note = fmt::format("the pair's tolerance would also accept output '{}' rounded to fp16",
-                          o.at("name").get<std::string>());
+                          o.name);
   }
   return std::nullopt;
 }
 
-void refuse_loose_tolerance(std::vector<LiveVariant>& live, const json& base_reply, const ToleranceChoice& tol,
-                            DType precision) {
+void refuse_loose_tolerance(std::vector<LiveVariant>& live, const std::vector<OutputView>& base_outputs,
+                            const OutputReader& reader, const ToleranceChoice& tol, DType precision) {
   std::string note;
-  std::optional<std::string> why = loose_tolerance_reason(base_reply, tol, precision, &note);
+  std::optional<std::string> why = loose_tolerance_reason(base_outputs, reader, tol, precision, &note);
   for (size_t i = 1; i < live.size(); ++i) {
     LiveVariant& l = live[i];
     if (!note.empty()) l.result->timing_note += (l.result->timing_note.empty() ? "" : "; ") + note;

@@ -22,13 +22,14 @@ void check_tolerance_declarations(std::vector<LiveVariant>& live);
 // Why the pair's tolerance is refused for a workload of `precision` (K23), judged on the baseline's own
 // outputs of one checked run; nullopt when it is strict enough. `note` gets a softer remark (a tolerance
 // that would pass fp16 rounding of an fp32 workload) for the report.
-std::optional<std::string> loose_tolerance_reason(const json& baseline_check_reply, const ToleranceChoice& tol,
+std::optional<std::string> loose_tolerance_reason(const std::vector<OutputView>& baseline_outputs,
+                                                  const OutputReader& reader, const ToleranceChoice& tol,
                                                   DType precision, std::string* note);
 
 // Every variant INVALID (K23) when loose_tolerance_reason refuses the pair's tolerance; the softer note
 // goes to every variant's timing note.
-void refuse_loose_tolerance(std::vector<LiveVariant>& live, const json& baseline_check_reply, const ToleranceChoice& tol,
-                            DType precision);
+void refuse_loose_tolerance(std::vector<LiveVariant>& live, const std::vector<OutputView>& baseline_outputs,
+                            const OutputReader& reader, const ToleranceChoice& tol, DType precision);
 
 // K5: each worker reruns run() with one dynamic input at a time refilled; a variant whose outputs ignore
 // an input the baseline's outputs follow is INVALID.

@@ -7,13 +7,19 @@
 
 namespace aisp {
 
-std::string TargetRun::compare_with_baseline(uint64_t seed, const json& outputs, const std::string& tag) {
-  Reply ref = live_[0].worker->request({{"op", "check"}, {"seed", seed}, {"dir", (work_ / "baseline_ref").string()},
-                                        {"tag", tag}, {"audit", false}},
-                                       kCheckTimeout * opt_.timeout_multiplier);
-  if (!ref.ok()) return "the baseline's reference run failed: " + ref.reason;
+std::string TargetRun::baseline_reference(uint64_t seed, const std::string& tag, std::vector<OutputView>& ref) {
+  LiveVariant& base = live_[0];
+  Reply r = base.worker->request({{"op", "check"}, {"seed", seed}, {"dir", (work_ / "baseline_ref").string()},
+                                  {"tag", tag}, {"audit", false}, {"dump", dump_files(base)}},
+                                 kCheckTimeout * opt_.timeout_multiplier);
+  if (!r.ok()) return "the baseline's reference run failed: " + r.reason;
+  ref = outputs_of(base, r.body);
+  return "";
+}
+
+std::string TargetRun::agrees_with(const std::vector<OutputView>& reference, const std::vector<OutputView>& outputs) {
   Verification v;
-  compare_check_outputs(ref.body, json{{"outputs", outputs}}, tolerance_, v);
+  compare_check_outputs(reference, outputs, tolerance_, reader_, v);
   if (v.unwritten > 0) return fmt::format("{} output elements were never written", v.unwritten);
   if (v.mismatches > 0)
     return fmt::format("{} of {} output elements differ from the baseline's for the same inputs (max rel err {:.3g})",
@@ -21,13 +27,30 @@ std::string TargetRun::compare_with_baseline(uint64_t seed, const json& outputs,
   return "";
 }
 
+std::string TargetRun::compare_with_baseline(LiveVariant& candidate, uint64_t seed, const json& outputs,
+                                             const std::string& tag) {
+  std::vector<OutputView> cand = outputs_of(candidate, json{{"outputs", outputs}});
+  // The baseline's own outputs would be overwritten by its reference run: keep a copy first.
+  if (&candidate == &live_[0])
+    for (auto& o : cand) o = reader_.keep(o);
+  std::vector<OutputView> ref;
+  if (std::string why = baseline_reference(seed, tag, ref); !why.empty()) return why;
+  return agrees_with(ref, cand);
+}
+
+// The baseline replays first and keeps its outputs; one reference run of the baseline then serves every
+// variant (its buffers hold the answer while the variants replay in their own processes).
 void TargetRun::replay() {
   if (baseline_failed()) return;
   uint64_t replay_seed = rng_();
+  std::vector<OutputView> ref;
+  std::string ref_error;
+  bool have_ref = false;
   for (auto& l : live_) {
     if (l.failed) continue;
     progress(l.result->name, "replay");
-    Reply r = l.worker->request({{"op", "replay"}, {"seed", replay_seed}, {"dir", dump_dir(l).string()}, {"tag", "replay"}},
+    Reply r = l.worker->request({{"op", "replay"}, {"seed", replay_seed}, {"dir", dump_dir(l).string()}, {"tag", "replay"},
+                                 {"dump", dump_files(l)}},
                                 kCheckTimeout * opt_.timeout_multiplier);
     if (!r.ok()) {
       fail(l, r, "capture-replay");
@@ -40,7 +63,14 @@ void TargetRun::replay() {
     }
     l.findings.add_json(r.body.value("findings", json::array()));
     try {
-      std::string why = compare_with_baseline(replay_seed, r.body.at("outputs"), "replay_ref");
+      std::vector<OutputView> replayed = outputs_of(l, r.body);
+      if (&l == &live_[0])
+        for (auto& o : replayed) o = reader_.keep(o);
+      if (!have_ref) {
+        ref_error = baseline_reference(replay_seed, "replay_ref", ref);
+        have_ref = true;
+      }
+      std::string why = ref_error.empty() ? agrees_with(ref, replayed) : ref_error;
       if (why.empty()) l.evidence["K10"] = "one run() captured into a graph and replayed on fresh inputs: outputs verified";
       else l.findings.add("K10", "the captured run() replayed on fresh inputs is wrong: " + why +
                                  " (work outside the harness stream's graph, or a cached result)");

@@ -25,8 +25,41 @@ bool TargetRun::setup() {
     l.buffers = r.body.at("buffers");
     l.findings.add_json(r.body.value("findings", json::array()));
     if (r.body.value("audit_unavailable", json()).is_string()) l.audit_unavailable = r.body["audit_unavailable"];
+    map_outputs(l);
   }
   return !baseline_failed();
+}
+
+// Every output of the variant mapped, or none (a variant is compared one way throughout).
+void TargetRun::map_outputs(LiveVariant& l) {
+  if (!opt_.output_device) {
+    l.outputs_via_files = "no device access in this process";
+    return;
+  }
+  std::string uuid = l.ready.value("device", json::object()).value("uuid", ""), why;
+  for (auto& b : l.buffers) {
+    if (b.value("kind", "") != "output") continue;
+    const json ipc = b.value("ipc", json());
+    const void* p = nullptr;
+    if (ipc.is_object())
+      p = opt_.output_device->open({ipc.at("handle").get<std::string>(), ipc.at("offset").get<uint64_t>(),
+                                    b.at("bytes").get<uint64_t>()}, uuid, &why);
+    else why = "the worker could not export '" + b.value("name", "") + "'";
+    if (!p) {
+      for (auto& [name, q] : l.mapped_outputs) opt_.output_device->close(q);
+      l.mapped_outputs.clear();
+      l.outputs_via_files = why;
+      return;
+    }
+    l.mapped_outputs[b.at("name").get<std::string>()] = p;
+  }
+}
+
+void TargetRun::unmap_outputs() {
+  for (auto& l : live_) {
+    for (auto& [name, p] : l.mapped_outputs) opt_.output_device->close(p);
+    l.mapped_outputs.clear();
+  }
 }
 
 }  // namespace aisp

@@ -132,7 +132,7 @@ void TargetRun::run_block(LiveVariant& l) {
   Reply r = l.worker->request({{"op", "time"}, {"mode", opt_.mode}, {"samples", block}, {"batch", batch},
                                {"sample_seed", sample_check_.sample_seed}, {"first_sample", l.samples_run},
                                {"projection_key", sample_check_.projection_key},
-                               {"audit", audit}, {"verify_sample", verify_sample},
+                               {"audit", audit}, {"verify_sample", verify_sample}, {"dump", dump_files(l)},
                                {"dir", dump_dir(l).string()}, {"tag", fmt::format("timed{}", l.blocks_done)}},
                               (30 + 20 * expected_s + (audit ? 30 : 0)) * opt_.timeout_multiplier);
   if (!r.ok()) {
@@ -176,7 +176,7 @@ void TargetRun::record_block(LiveVariant& l, const Reply& r) {
   // K3 in timing: the one sample of an audited block dumped in full, on its fresh inputs, against the baseline.
   if (const json& v = r.body.value("verified", json()); v.is_object()) {
     try {
-      std::string why = compare_with_baseline(v.at("seed").get<uint64_t>(), v.at("outputs"), "timed_ref");
+      std::string why = compare_with_baseline(l, v.at("seed").get<uint64_t>(), v.at("outputs"), "timed_ref");
       if (why.empty()) ++l.full_timed_checks;
       else l.findings.add("K3", fmt::format("timed sample {} of block {} (fresh inputs): {}", v.value("sample", 0),
                                              l.blocks_done - 1, why));

@@ -36,7 +36,9 @@ void judge_checks(LiveVariant& l, CheckRecord& c, bool is_baseline) {
   if (c.unwritten) l.findings.add("K1", fmt::format("{} elements still hold the poison pattern", c.unwritten));
   std::string comparison = fmt::format("{} elements, {} mismatches, max abs err {:.3g}, max rel err {:.3g} (rtol {:g}, atol {:g})",
                                        v.compared, v.mismatches, v.max_abs_error, v.max_rel_error, v.rtol, v.atol);
-  l.evidence["K2"] = comparison;
+  l.evidence["K2"] = comparison + (l.outputs_via_files.empty()
+                                       ? "; compared on the GPU by the supervisor (outputs mapped through CUDA IPC)"
+                                       : "; compared from dumped files (" + l.outputs_via_files + ")");
   l.evidence["K3"] = fmt::format("{} rounds, each with a fresh seed drawn after setup", kCheckRounds);
   if (!match) {
     l.findings.add("K2", comparison);
@@ -59,13 +61,13 @@ void judge_checks(LiveVariant& l, CheckRecord& c, bool is_baseline) {
 bool TargetRun::verify() {
   std::vector<CheckRecord> records(live_.size());
   for (int round = 0; round < kCheckRounds && !baseline_failed(); ++round) {
-    json base_reply;
+    std::vector<OutputView> base_outputs;
     for (size_t i = 0; i < live_.size(); ++i) {
       LiveVariant& l = live_[i];
       if (l.failed) continue;
       progress(l.result->name, "verify");
       Reply r = l.worker->request({{"op", "check"}, {"seed", check_seeds_[round]}, {"dir", dump_dir(l).string()},
-                                   {"tag", fmt::format("round{}", round)},
+                                   {"tag", fmt::format("round{}", round)}, {"dump", dump_files(l)},
                                    // The first run() is not audited: libraries initialize lazily inside it
                                    // (cuBLAS creates a stream on a handle's first GEMM). Later rounds are.
                                    {"audit", opt_.validity && round > 0}},
@@ -76,14 +78,15 @@ bool TargetRun::verify() {
       }
       l.findings.add_json(r.body.value("findings", json::array()));
       for (auto& name : r.body.at("inputs_changed")) records[i].mutated_inputs.push_back(name);
-      for (auto& o : r.body.at("outputs")) records[i].unwritten += o.value("unwritten", int64_t{0});
-      if (i == 0) {
-        base_reply = r.body;
-        if (round == 0) refuse_loose_tolerance(live_, r.body, tolerance_, base_workload_.precision);
-        continue;
-      }
       try {
-        compare_check_outputs(base_reply, r.body, tolerance_, records[i].verification);
+        std::vector<OutputView> outputs = outputs_of(l, r.body);
+        for (auto& o : outputs) records[i].unwritten += reader_.unwritten(o);
+        if (i == 0) {
+          base_outputs = std::move(outputs);
+          if (round == 0) refuse_loose_tolerance(live_, base_outputs, reader_, tolerance_, base_workload_.precision);
+          continue;
+        }
+        compare_check_outputs(base_outputs, outputs, tolerance_, reader_, records[i].verification);
       } catch (const std::exception& e) {
         fail(l, "verification", e.what(), status::failed_verification);
       }

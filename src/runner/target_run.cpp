@@ -12,7 +12,8 @@ namespace aisp {
 namespace fs = std::filesystem;
 
 TargetRun::TargetRun(const Target& target, const RunOptions& options)
-    : target_(target), opt_(options), phase_start_(std::chrono::steady_clock::now()) {
+    : target_(target), opt_(options), reader_(options.output_device.get()),
+      phase_start_(std::chrono::steady_clock::now()) {
   out_.id = target.id;
   out_.chapter = target.chapter;
   out_.example = target.example;
@@ -49,6 +50,7 @@ TargetResult TargetRun::finish_baseline_failed() {
 
 TargetResult TargetRun::finish(const std::string& target_error) {
   enter_phase("wrap_up");
+  unmap_outputs();  // before the workers exit: their allocations go with them
   for (auto& l : live_)
     if (l.worker) l.worker->shutdown(10);
   for (auto& l : live_) {
@@ -58,7 +60,7 @@ TargetResult TargetRun::finish(const std::string& target_error) {
     if (failed_check && &l != &live_[0]) l.result->verdict = verdict_name(Verdict::invalid);
   }
   std::error_code ec;
-  fs::remove_all(work_, ec);
+  if (!opt_.keep_outputs) fs::remove_all(work_, ec);
   out_.error = target_error;
   std::vector<std::string> statuses;
   for (auto& o : out_.optimizations) statuses.push_back(o.status);

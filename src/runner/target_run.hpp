@@ -49,8 +49,20 @@ class TargetRun {
   bool comparison_decided(LiveVariant& l);
   double decision_band(const LiveVariant& l) const;
 
-  // The baseline's answer for `seed` compared with dumped `outputs`: "" when they agree (phase_replay.cpp).
-  std::string compare_with_baseline(uint64_t seed, const json& outputs, const std::string& tag);
+  // The baseline's answer for `seed` compared with the candidate's `outputs` (from its last reply): ""
+  // when they agree (phase_replay.cpp).
+  std::string compare_with_baseline(LiveVariant& candidate, uint64_t seed, const json& outputs, const std::string& tag);
+  // The baseline's checked run on `seed`, its outputs in `ref`: "" or why it failed.
+  std::string baseline_reference(uint64_t seed, const std::string& tag, std::vector<OutputView>& ref);
+  // "" when `outputs` match `reference` under the pair's tolerance, else what differs.
+  std::string agrees_with(const std::vector<OutputView>& reference, const std::vector<OutputView>& outputs);
+  // Output access (phase_setup.cpp): map each worker's exported outputs, or fall back to files.
+  void map_outputs(LiveVariant& l);
+  void unmap_outputs();
+  bool dump_files(const LiveVariant& l) const { return l.mapped_outputs.empty() || opt_.keep_outputs; }
+  std::vector<OutputView> outputs_of(const LiveVariant& l, const json& reply) const {
+    return reader_.views(reply.at("outputs"), l.mapped_outputs);
+  }
   void progress(const std::string& variant, const std::string& phase, int64_t n = 0, double noise = 0, double med = 0);
   void enter_phase(const std::string& phase);
   void skip_rest(const std::string& why);
@@ -70,6 +82,7 @@ class TargetRun {
   DeviceInfo device_;
   Workload base_workload_;
   ToleranceChoice tolerance_;          // the pair's (K23)
+  OutputReader reader_;                // compares outputs on the device when mapped, else from files
   TimedSampleCheck sample_check_;      // K21: shared per-sample seeds and the projection key
   double target_min_speedup_ = 0;
   std::string phase_now_ = "load";

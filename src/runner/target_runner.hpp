@@ -3,9 +3,11 @@
 #pragma once
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "core/discovery.hpp"
+#include "core/output_device.hpp"
 #include "core/result.hpp"
 #include "core/stats.hpp"
 #include "core/stopping.hpp"
@@ -41,6 +43,9 @@ struct RunOptions {
   double block_target_ms = 25;        // GPU time per interleaved block: short enough that drift cancels
   std::function<void(const Progress&)> on_progress;
   WorkerFactory worker_factory;  // empty: a real worker process per variant (tests pass a scripted one)
+  // Harness-only device access to the workers' outputs (CUDA IPC); null: outputs go through files.
+  std::shared_ptr<OutputDevice> output_device;
+  bool keep_outputs = false;  // dump every compared output to files and keep them under run_dir/work
 };
 
 TargetResult run_target(const Target& target, const RunOptions& options);

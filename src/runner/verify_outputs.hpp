@@ -1,8 +1,11 @@
-// Compares a candidate's checked-run outputs with the baseline's (files written by the workers for the
-// same seed), element by element, and turns the outcome into checks.
+// Compares a candidate's checked-run outputs with the baseline's for the same seed, element by element (on
+// the device when the supervisor maps both, else from the dumped files), and accumulates the outcome.
 #pragma once
+#include <vector>
+
 #include "core/protocol.hpp"
 #include "core/result.hpp"
+#include "runner/output_access.hpp"
 
 namespace aisp {
 
@@ -11,9 +14,9 @@ struct ToleranceChoice {
   std::string justification;
 };
 
-// `baseline_reply` / `candidate_reply`: the workers' answers to the same `check` request.
-// Accumulates into `v` (several rounds with different seeds add up).
-void compare_check_outputs(const json& baseline_reply, const json& candidate_reply, const ToleranceChoice& tol,
-                           Verification& v);
+// Accumulates into `v` (several rounds with different seeds add up); throws when the outputs do not
+// correspond (a missing output, another dtype or shape).
+void compare_check_outputs(const std::vector<OutputView>& baseline, const std::vector<OutputView>& candidate,
+                           const ToleranceChoice& tol, const OutputReader& reader, Verification& v);
 
 }  // namespace aisp

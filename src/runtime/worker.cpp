@@ -21,6 +21,7 @@
 #include "runtime/buffer_ops.hpp"
 #include "runtime/cupti_audit.hpp"
 #include "runtime/device.hpp"
+#include "runtime/ipc_output_device.hpp"
 #include "runtime/output_projection.hpp"
 #include "runtime/plugin.hpp"
 #include "runtime/process_state.hpp"
@@ -91,7 +92,7 @@ class Worker {
   std::vector<std::string> dynamic_input_names() const;
   json memory_json();
   json verified_run(const json& req, const std::function<void()>& body, bool audit);
-  json dump_outputs(const std::filesystem::path& dir, const std::string& tag);
+  json dump_outputs(const std::filesystem::path& dir, const std::string& tag, bool files);
   static json findings_json(const std::vector<AuditFinding>& findings);
   void add_state_findings(const ProcessState& before, std::vector<AuditFinding>& findings);
   void fingerprint_outputs_async();
@@ -277,6 +278,11 @@ json Worker::op_setup(const json& req) {
                        {"shape", r.buffer.shape.dims},
                        {"role", r.role == Role::static_ ? "static" : "dynamic"},
                        {"bytes", r.buffer.bytes()}});
+    // Outputs are exported so the supervisor compares them on the device in its own process (issue 21).
+    if (r.kind == BufferRecord::Kind::output)
+      if (std::string handle = export_output_allocation(r.allocation); !handle.empty())
+        buffers.back()["ipc"] = {{"handle", handle},
+                                 {"offset", static_cast<const char*>(r.buffer.data) - static_cast<const char*>(r.allocation)}};
   }
   if (outputs > kMaxOutputs) throw std::invalid_argument(fmt::format("at most {} outputs are supported", kMaxOutputs));
   output_count_ = outputs;
@@ -295,11 +301,17 @@ json Worker::op_setup(const json& req) {
           {"findings", findings_json(findings)}};
 }
 
-json Worker::dump_outputs(const std::filesystem::path& dir, const std::string& tag) {
-  std::filesystem::create_directories(dir);
+json Worker::dump_outputs(const std::filesystem::path& dir, const std::string& tag, bool files) {
+  if (files) std::filesystem::create_directories(dir);
   json outputs = json::array();
   for (auto& r : ctx_->records()) {
     if (r.kind != BufferRecord::Kind::output) continue;
+    if (!files) {  // the supervisor reads the buffer itself through its IPC mapping
+      AISP_CUDA_CHECK(cudaStreamSynchronize(ctx_->stream()));
+      outputs.push_back({{"name", r.buffer.name}, {"dtype", std::string(dtype_name(r.buffer.dtype))},
+                         {"shape", r.buffer.shape.dims}});
+      continue;
+    }
     std::vector<char> host(r.buffer.bytes());
     AISP_CUDA_CHECK(cudaMemcpy(host.data(), r.buffer.data, host.size(), cudaMemcpyDeviceToHost));
     auto file = dir / fmt::format("{}__{}.bin", tag, r.buffer.name);
@@ -413,7 +425,7 @@ json Worker::verified_run(const json& req, const std::function<void()>& body, bo
     if (r.kind == BufferRecord::Kind::input && fingerprint(r.buffer.data, r.buffer.bytes(), s) != before[i++])
       changed.push_back(r.buffer.name);
   resp["inputs_changed"] = changed;
-  resp["outputs"] = dump_outputs(dir, tag);
+  resp["outputs"] = dump_outputs(dir, tag, req.value("dump", true));
   if (options_.validity) add_guard_findings(findings);
   resp["findings"] = findings_json(findings);
   return resp;
@@ -508,8 +520,9 @@ void Worker::fingerprint_outputs_async() {
 // A block of timed samples. With validity on, every sample is treated the same way, so a benchmark cannot
 // tell a checked sample from another: fresh dynamic inputs (the shared seed of sample first_sample + i),
 // outputs poisoned, and after the window every output reduced to its K21 projections, which the
-// supervisor compares with the baseline's for the same seed. `verify_sample` also dumps that sample's
-// outputs for a full comparison; `audit` traces the block with CUPTI and fingerprints the outputs right
+// supervisor compares with the baseline's for the same seed. `verify_sample` is also compared in full:
+// dumped to files, or (`dump` false: the supervisor maps the outputs) the block ends on it, so its outputs
+// stay in the buffers for the supervisor to read; `audit` traces the block with CUPTI and fingerprints the outputs right
 // after each window and again after quiescence (K11). Audited samples are returned separately so the
 // audit's cost stays out of the statistics.
 json Worker::op_time(const json& req) {
@@ -521,6 +534,7 @@ json Worker::op_time(const json& req) {
   projection_key_ = req.value("projection_key", projection_key_);
   bool project = options_.validity && samples <= static_cast<int>(kMaxBlockSamples);
   int verify_sample = options_.validity ? req.value("verify_sample", -1) : -1;
+  const bool dump = req.value("dump", true);
   bool audit = options_.validity && req.value("audit", false) && CuptiAudit::instance().available();
   cudaStream_t stream = ctx_->stream();
   if (mode == TimingMode::graph) graph();  // captured outside any audit window
@@ -576,11 +590,12 @@ json Worker::op_time(const json& req) {
     if (i == verify_sample) {
       AISP_CUDA_CHECK(cudaDeviceSynchronize());
       verified = {{"sample", i}, {"seed", seed},
-                  {"outputs", dump_outputs(req.at("dir").get<std::string>(), req.value("tag", "timed"))}};
+                  {"outputs", dump_outputs(req.at("dir").get<std::string>(), req.value("tag", "timed"), dump)}};
     }
     out.push_back({{"gpu_ms", s.gpu_ms}, {"wall_ms", s.wall_ms}, {"enqueue_ms", s.enqueue_ms}, {"batch", s.batch},
                    {"drain_us", s.drain_us},
                    {"sm_mhz", s.nvml.sm_clock_mhz}, {"throttle", s.nvml.throttle_reasons}});
+    if (i == verify_sample && !dump) break;
   }
   block_ms = std::chrono::duration<double, std::milli>(Clock::now() - block_start).count();
   const NvmlSample block_end = Nvml::instance().sample(ctx_->device().uuid);
@@ -612,7 +627,7 @@ json Worker::op_time(const json& req) {
   }
   memory_.observe();
   json resp = {{"ok", true}, {"samples", out}, {"blocking", timer_->blocking_enabled()}, {"audited", audit},
-               {"projections", project ? read_projections(static_cast<size_t>(samples)) : json(nullptr)},
+               {"projections", project ? read_projections(out.size()) : json(nullptr)},
                {"audit", audit_json}, {"verified", verified}, {"findings", findings_json(findings)},
                {"host_ms", {{"block", block_ms}, {"input_refill", refill_ms}, {"l2_flush", flush_ms},
                             {"nvml", nvml_ms}, {"drain", drain_ms}}},
