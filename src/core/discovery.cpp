@@ -55,21 +55,34 @@ size_t edit_distance(const std::string& a, const std::string& b) {
   return row[b.size()];
 }
 
+// Records `file` under `key`; a compiled variant wins over a Python file of the same stem, whatever the
+// order of the listing.
+void add_variant(std::map<std::string, std::string>& into, const std::string& key, const std::string& file) {
+  auto [it, inserted] = into.emplace(key, file);
+  if (!inserted && is_python_variant(it->second) && !is_python_variant(file)) it->second = file;
+}
+
 }  // namespace
+
+bool is_python_variant(const std::string& file) {
+  const std::string_view py = kPythonVariantExtension;
+  return file.size() > py.size() && file.ends_with(py);
+}
 
 std::vector<Target> discover_targets(const std::vector<std::string>& files, const std::string& ext) {
   std::map<std::string, ChapterFiles> chapters;
   for (const std::string& file : files) {
-    if (file.size() <= ext.size() || !file.ends_with(ext)) continue;
+    const size_t ext_size = is_python_variant(file) ? std::string_view(kPythonVariantExtension).size() : ext.size();
+    if (!is_python_variant(file) && (file.size() <= ext.size() || !file.ends_with(ext))) continue;
     size_t slash = file.rfind('/');
     if (slash == std::string::npos || slash == 0) continue;  // a target always lives in a chapter/lab dir
     std::string chapter = file.substr(0, slash);
-    std::string stem = file.substr(slash + 1, file.size() - ext.size() - slash - 1);
+    std::string stem = file.substr(slash + 1, file.size() - ext_size - slash - 1);
     if (ignored_stem(stem)) continue;
     if (stem.starts_with(kBaseline) && stem.size() > kBaseline.size())
-      chapters[chapter].baselines.emplace(stem.substr(kBaseline.size()), file);
+      add_variant(chapters[chapter].baselines, stem.substr(kBaseline.size()), file);
     else if (stem.starts_with(kOptimized) && stem.size() > kOptimized.size())
-      chapters[chapter].optimized.emplace(stem.substr(kOptimized.size()), file);
+      add_variant(chapters[chapter].optimized, stem.substr(kOptimized.size()), file);
   }
 
   std::vector<Target> out;

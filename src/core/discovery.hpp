@@ -1,6 +1,8 @@
 // Target discovery with the seed's rules, over a list of plugin/source files (pure, testable on CPU).
 //   baseline_<x>  pairs with optimized_<x> and every optimized_<x>_<suffix>, unless a more specific
 //   baseline_<x>_<suffix> exists (then that suffix belongs to the more specific baseline).
+//   Python variants (baseline_<x>.py, optimized_<x>[_<suffix>].py, issue 23) pair by the same rules beside
+//   the compiled ones, so a pair may mix .cu and .py variants; the supervisor starts the Python worker for them.
 //   Target ids: "ch07:copy_scalar", "labs/<lab>:<x>"; selectors "ch07" (whole chapter) and "all".
 #pragma once
 #include <cstdint>
@@ -27,9 +29,14 @@ struct Target {
 };
 
 // `files`: paths relative to the root, like "ch07/baseline_copy_scalar.so" or "labs/x/optimized_y.cu".
-// Only the extension `ext` (".so" or ".cu") is considered. Result sorted by id. Baselines without any
-// optimized file are dropped.
+// Files with the extension `ext` (".so" or ".cu") and Python files (".py") are considered; where one
+// folder has both baseline_<x>.<ext> and baseline_<x>.py (or two such optimized files), the compiled one
+// is the variant. Result sorted by id. Baselines without any optimized file are dropped.
 std::vector<Target> discover_targets(const std::vector<std::string>& files, const std::string& ext);
+
+inline constexpr const char* kPythonVariantExtension = ".py";
+// True for a variant file the Python worker runs (python3 -m aisp.worker) instead of `aisp worker`.
+bool is_python_variant(const std::string& file);
 
 struct Selection {
   std::vector<Target> targets;

@@ -7,11 +7,14 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
 #include <cstring>
 #include <stdexcept>
 #include <thread>
 
 #include "aisp/axes.hpp"
+#include "core/discovery.hpp"
 
 namespace aisp {
 namespace {
@@ -27,9 +30,39 @@ void move_fd(int from, int to) {
   close(from);
 }
 
+// The Python worker (python/aisp, issue 23): the package beside the build tree the binary runs from
+// (<build>/../python, also true of a checkout copied to another machine), else the source tree this binary
+// was built from; the runtime library from <build>/lib. $AISP_PYTHON picks the interpreter.
+WorkerCommand python_worker_command(const WorkerSpawn& s) {
+  namespace fs = std::filesystem;
+  const fs::path build = fs::path(s.aisp_exe).parent_path();
+  fs::path package = build / ".." / "python";
+  if (!fs::exists(package / "aisp" / "worker.py")) package = fs::path(AISP_SOURCE_INCLUDE_DIR) / ".." / "python";
+  const char* python = std::getenv("AISP_PYTHON");
+  const char* inherited = std::getenv("PYTHONPATH");
+  std::string path = package.lexically_normal().string();
+  if (inherited && *inherited) path += std::string(":") + inherited;
+  return {{python && *python ? python : "python3", "-m", "aisp.worker", "--benchmark", s.plugin, "--validity",
+           s.validity ? "on" : "off"},
+          {{"PYTHONPATH", path},
+           {"AISP_WORKER_LIBRARY", (build / "lib" / "libaisp_worker.so").lexically_normal().string()},
+           {"PYTHONDONTWRITEBYTECODE", "1"},   // nothing written into the plugin tree
+           {"PYTHONUNBUFFERED", "1"}}};        // benchmark prints reach the log in order
+}
+
 }  // namespace
 
+WorkerCommand worker_command(const WorkerSpawn& s) {
+  if (is_python_variant(s.plugin)) return python_worker_command(s);
+  return {{s.aisp_exe, "worker", "--plugin", s.plugin, "--validity", s.validity ? "on" : "off"}, {}};
+}
+
 WorkerProcess::WorkerProcess(const WorkerSpawn& s) {
+  // Built before fork: the child only calls async-signal-safe functions and setenv.
+  const WorkerCommand command = worker_command(s);
+  std::vector<char*> argv;
+  for (const std::string& a : command.argv) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
   int req[2], resp[2];
   if (pipe2(req, O_CLOEXEC) != 0 || pipe2(resp, O_CLOEXEC) != 0)
     throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
@@ -50,9 +83,9 @@ WorkerProcess::WorkerProcess(const WorkerSpawn& s) {
     dup2(devnull, 0);
     setenv("CUDA_VISIBLE_DEVICES", s.visible_device.c_str(), 1);
     for (const auto& [name, value] : s.axes) setenv(axis_environment_name(name).c_str(), std::to_string(value).c_str(), 1);
-    execl(s.aisp_exe.c_str(), s.aisp_exe.c_str(), "worker", "--plugin", s.plugin.c_str(), "--validity",
-          s.validity ? "on" : "off", static_cast<char*>(nullptr));
-    dprintf(2, "exec %s failed: %s\n", s.aisp_exe.c_str(), std::strerror(errno));
+    for (const auto& [name, value] : command.env) setenv(name.c_str(), value.c_str(), 1);
+    execvp(argv[0], argv.data());
+    dprintf(2, "exec %s failed: %s\n", argv[0], std::strerror(errno));
     _exit(127);
   }
   setpgid(pid, pid);  // also from the parent, so kill_group works even before the child ran

@@ -7,11 +7,22 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/protocol.hpp"
 #include "runner/variant_worker.hpp"
 
 namespace aisp {
+
+// What a variant's worker process is started with: `aisp worker --plugin <file>` for a compiled variant,
+// `python3 -m aisp.worker --benchmark <file>` for a Python one (core/discovery.hpp is_python_variant), which
+// serves the same protocol through libaisp_worker.so. Environment entries are set in the child only.
+struct WorkerCommand {
+  std::vector<std::string> argv;  // argv[0] is looked up on PATH when it has no '/'
+  std::vector<std::pair<std::string, std::string>> env;
+};
+WorkerCommand worker_command(const WorkerSpawn& spawn);
 
 class WorkerProcess final : public VariantWorker {
  public:

@@ -1,0 +1,61 @@
+"""What the worker does in each callback, apart from ctypes (so CI tests it with a stand-in harness):
+create the benchmark, attach the harness (its stream as torch's current stream), run setup() and the
+warm-up calls, run benchmark_fn(), and apply the torch guards (guards.py) after each."""
+
+import contextlib
+
+from .declarations import declarations_json
+from .guards import TorchGuard
+from .loader import load_benchmark
+
+
+class Driver:
+    def __init__(self, path, torch=None):
+        self.path = path
+        self.torch = torch
+        self.guard = TorchGuard(torch)  # process defaults, before the benchmark module is imported
+        self.bench = None
+        self.stream = None
+        self.stream_handle = 0
+
+    def create(self):
+        """Imports the file and returns its declarations as JSON text."""
+        self.bench = load_benchmark(self.path)
+        return declarations_json(self.bench)
+
+    def _bind(self, harness):
+        if self.stream is None:
+            self.stream_handle = harness.stream_handle()
+            # The harness stream as torch sees it; created once, in setup() (torch's lazy CUDA state is set up
+            # there, where the worker expects library state to appear).
+            self.stream = (self.torch.cuda.ExternalStream(self.stream_handle) if self.torch is not None
+                           else self.stream_handle)
+        self.bench._attach(harness, self.torch, self.stream)
+
+    def _on_stream(self):
+        if self.torch is None:
+            return contextlib.nullcontext()
+        return self.torch.cuda.stream(self.stream)
+
+    def _call(self, fn, actor):
+        with self._on_stream():
+            fn()
+        self.guard.check_stream(self.stream_handle, actor)
+
+    def setup(self, harness):
+        self._bind(harness)
+        self._call(self.bench.setup, "setup()")
+        for _ in range(int(self.bench.warmup_calls)):
+            self._call(self.bench.benchmark_fn, "a warm-up benchmark_fn() call")
+        self.guard.check_flags("setup()")
+        self.guard.settle_compiles()
+
+    def run(self, harness):
+        self._bind(harness)
+        self._call(self.bench.benchmark_fn, "benchmark_fn()")
+        self.guard.check_flags("benchmark_fn()")
+        self.guard.check_compiles("benchmark_fn()")
+
+    def teardown(self, harness):
+        self._bind(harness)
+        self._call(self.bench.teardown, "teardown()")

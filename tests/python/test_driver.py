@@ -1,0 +1,154 @@
+"""aisp.driver / aisp.worker without a GPU: a benchmark file loaded, its declarations read, setup() with
+its warm-up calls, benchmark_fn(), teardown() against a stand-in harness, and failures turned into the
+messages the worker reports. Torch-free benchmarks run as they would in the worker."""
+
+import json
+import os
+import sys
+import tempfile
+import textwrap
+import unittest
+
+from aisp import worker
+from aisp.buffers import DeviceBuffer
+from aisp.driver import Driver
+from aisp.loader import LoadError
+
+
+class StandInHarness:
+    """The C++ Context as the driver sees it: declarations recorded, memory as Python lists."""
+
+    def __init__(self):
+        self.declared = []
+        self.memory = {}
+
+    def _buffer(self, name, dtype, shape):
+        self.memory[name] = [0.0] * (shape[0] if shape else 1)
+        return DeviceBuffer(name, 0x1000 * (len(self.memory)), dtype, shape)
+
+    def input(self, name, dtype, shape, fill, role):
+        self.declared.append(("input", name, dtype, shape, fill.kind, role))
+        return self._buffer(name, dtype, shape)
+
+    def output(self, name, dtype, shape):
+        self.declared.append(("output", name, dtype, shape))
+        return self._buffer(name, dtype, shape)
+
+    def scratch(self, name, nbytes):
+        return DeviceBuffer(name, 0x9000, "u8", (nbytes,))
+
+    def param(self, name):
+        return {"n": 4}[name]
+
+    def stream_handle(self):
+        return 0xABC
+
+
+BENCH = """
+    import aisp
+    from aisp.declarations import int_range
+    from helper_for_test import SCALE  # a module beside the benchmark file
+
+    class Scale(aisp.Benchmark):
+        warmup_calls = 2
+        def __init__(self):
+            self.calls = []
+        def workload(self):
+            return aisp.Workload(params={"n": 4}, precision="i32", bytes=32, items=4)
+        def setup(self):
+            n = self.param("n")
+            self.x = self.input("x", "i32", (n,), fill=int_range(0, 9))
+            self.out = self.output("out", "i32", (n,))
+            self.calls.append(("setup", self.stream))
+        def benchmark_fn(self):
+            self.calls.append("run")
+            if self.fail:
+                raise ValueError("boom")
+        fail = False
+        def teardown(self):
+            self.calls.append("teardown")
+
+    def get_benchmark():
+        return Scale()
+"""
+
+
+class DriverTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+        with open(os.path.join(self.dir.name, "helper_for_test.py"), "w") as f:
+            f.write("SCALE = 3\n")
+        self.path = self.write("optimized_scale.py", BENCH)
+
+    def write(self, name, text):
+        path = os.path.join(self.dir.name, name)
+        with open(path, "w") as f:
+            f.write(textwrap.dedent(text))
+        return path
+
+    def test_create_setup_run_teardown(self):
+        d = Driver(self.path)
+        decl = json.loads(d.create())
+        self.assertEqual(decl["workload"]["precision"], "i32")
+        h = StandInHarness()
+        d.setup(h)
+        self.assertEqual(h.declared, [("input", "x", "i32", (4,), "int_range", "dynamic"), ("output", "out", "i32", (4,))])
+        # setup() then its two warm-up calls, all with the harness stream (a raw handle without torch).
+        self.assertEqual(d.bench.calls, [("setup", 0xABC), "run", "run"])
+        self.assertIsInstance(d.bench.out, DeviceBuffer)  # no torch here: the description itself
+        d.run(h)
+        d.teardown(h)
+        self.assertEqual(d.bench.calls[-2:], ["run", "teardown"])
+
+    def test_files_that_are_not_benchmarks(self):
+        cases = {"no_factory.py": "x = 1\n", "wrong_type.py": "def get_benchmark():\n    return object()\n"}
+        for name, text in cases.items():
+            with self.assertRaises(LoadError, msg=name):
+                Driver(self.write(name, text)).create()
+        with self.assertRaises(LoadError):
+            Driver(os.path.join(self.dir.name, "missing.py")).create()
+
+
+class FakeLib:
+    def __init__(self):
+        self.errors = []
+
+    def aisp_set_error(self, message):
+        self.errors.append(message.decode())
+
+
+class NoDriver:
+    setup = run = teardown = create = None
+
+
+class CallbackTableTest(unittest.TestCase):
+    def test_an_exception_in_a_callback_is_a_nonzero_return_with_its_message(self):
+        lib = FakeLib()
+        table = worker.CallbackTable(lib, NoDriver())
+
+        def failing(harness):
+            raise ZeroDivisionError("division by zero")
+        stderr, sys.stderr = sys.stderr, open(os.devnull, "w")
+        try:
+            rc = table._host_call(failing)(None, 0)
+        finally:
+            sys.stderr.close()
+            sys.stderr = stderr
+        self.assertEqual(rc, 1)
+        self.assertEqual(len(lib.errors), 1)
+        self.assertRegex(lib.errors[0], r"^ZeroDivisionError: division by zero \(test_driver.py:\d+ in failing\)$")
+
+    def test_a_successful_callback_returns_zero(self):
+        table = worker.CallbackTable(FakeLib(), NoDriver())
+        seen = []
+        self.assertEqual(table._host_call(seen.append)(None, 0), 0)
+        self.assertEqual(len(seen), 1)
+
+    def test_arguments(self):
+        a = worker.parse_args(["--benchmark", "ch07/baseline_x.py", "--validity", "off"])
+        self.assertEqual((a.benchmark, a.validity, a.in_fd, a.out_fd), ("ch07/baseline_x.py", "off", 3, 4))
+
+
+if __name__ == "__main__":
+    unittest.main()
