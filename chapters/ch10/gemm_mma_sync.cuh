@@ -7,8 +7,13 @@
 // Used by optimized_gemm_tiled_mma_sync.cu (4 stages) and the double_buffered_pipeline pair (1 sync stage vs
 // 2 cp.async stages). C[M][N] = A[M][K] * B[N][K]^T, all row-major BF16 (gemm_sm90.cuh's convention).
 // CTA tile 128 x 128 x 32, 8 warps as 2 (M) x 4 (N), 64 x 32 per warp = 4 x 4 mma tiles of 16 x 8, 64 FP32
-// accumulators per thread. Shared rows are 32 BF16 (64 B) padded to 40 (80 B): the 8 row addresses of one
-// ldmatrix 8x8 matrix then fall on 8 distinct 16-byte bank groups (0, 80, 160, ... mod 128), conflict-free.
+// accumulators per thread. A shared row is 32 BF16 = 64 B = four 16-byte chunks; one ldmatrix 8x8 matrix
+// reads the same chunk of 8 consecutive rows, and how those 8 addresses fall on the 8 16-byte bank groups
+// of a 128-byte line is the kSmem switch (the smem_swizzle pair compares them):
+//   Smem::padded    rows padded to 40 BF16 (80 B): 0, 80, 160, ... mod 128 hit 8 distinct groups
+//   Smem::plain     rows packed at 64 B: rows r and r + 2 share a group, a 4-way bank conflict per ldmatrix
+//   Smem::swizzled  rows packed at 64 B, chunk c of row r stored at chunk c ^ ((r / 2) % 4): 8 distinct
+//                   groups again, with no padding (the XOR layout TMA's 128-byte swizzle and CUTLASS use)
 #pragma once
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
@@ -19,9 +24,22 @@
 
 namespace mma_gemm {
 
-constexpr int kBM = 128, kBN = 128, kBK = 32, kThreads = 256, kPitch = kBK + 8;
-constexpr int kTileElems = kBM * kPitch;  // one operand tile of one stage (kBM == kBN)
-constexpr int smem_bytes(int stages) { return stages * 2 * kTileElems * 2; }
+constexpr int kBM = 128, kBN = 128, kBK = 32, kThreads = 256;
+
+enum class Smem { padded, plain, swizzled };
+
+// Where 16-byte chunk `chunk` (0..3) of tile row `row` lives, in elements from the tile's start.
+template <Smem kSmem>
+struct Layout {
+  static constexpr int kPitch = kSmem == Smem::padded ? kBK + 8 : kBK;
+  static constexpr int kTileElems = kBM * kPitch;  // one operand tile of one stage (kBM == kBN)
+  __device__ __forceinline__ static int at(int row, int chunk) {
+    if constexpr (kSmem == Smem::swizzled) return row * kPitch + ((chunk ^ ((row >> 1) & 3)) << 3);
+    return row * kPitch + (chunk << 3);
+  }
+};
+template <Smem kSmem = Smem::padded>
+constexpr int smem_bytes(int stages) { return stages * 2 * Layout<kSmem>::kTileElems * 2; }
 
 __device__ __forceinline__ uint32_t smem_u32(const void* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
@@ -47,14 +65,16 @@ __device__ __forceinline__ void mma_16816(float (&d)[4], const uint32_t (&a)[4],
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
-template <int kStages, bool kAsync>
+template <int kStages, bool kAsync, Smem kSmem>
 __global__ void __launch_bounds__(kThreads)
     gemm_mma_kernel(const __nv_bfloat16* __restrict__ a, const __nv_bfloat16* __restrict__ b,
                     __nv_bfloat16* __restrict__ c, int M, int N, int K) {
   static_assert(kAsync || kStages == 1, "the synchronous variant has one slot");
+  using L = Layout<kSmem>;
+  constexpr int kTileElems = L::kTileElems;
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  __nv_bfloat16* sA = reinterpret_cast<__nv_bfloat16*>(smem_raw);  // [kStages][kBM][kPitch]
-  __nv_bfloat16* sB = sA + kStages * kTileElems;                    // [kStages][kBN][kPitch]
+  __nv_bfloat16* sA = reinterpret_cast<__nv_bfloat16*>(smem_raw);  // [kStages][kBM][pitch]
+  __nv_bfloat16* sB = sA + kStages * kTileElems;                    // [kStages][kBN][pitch]
 
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
   const int warp_m = warp / 4, warp_n = warp % 4;
@@ -69,7 +89,7 @@ __global__ void __launch_bounds__(kThreads)
   // Each thread moves 2 16-byte chunks of A and 2 of B per K-tile: chunk q -> row q / 4, k (q % 4) * 8.
   auto src_a = [&](int q, int kt) { return a + static_cast<int64_t>(m0 + q / 4) * K + kt * kBK + (q % 4) * 8; };
   auto src_b = [&](int q, int kt) { return b + static_cast<int64_t>(n0 + q / 4) * K + kt * kBK + (q % 4) * 8; };
-  auto dst = [&](__nv_bfloat16* base, int slot, int q) { return base + slot * kTileElems + (q / 4) * kPitch + (q % 4) * 8; };
+  auto dst = [&](__nv_bfloat16* base, int slot, int q) { return base + slot * kTileElems + L::at(q / 4, q % 4); };
   auto load_async = [&](int slot, int kt) {
 #pragma unroll
     for (int i = 0; i < 2; ++i) {
@@ -88,11 +108,10 @@ __global__ void __launch_bounds__(kThreads)
       uint32_t af[4][4], bf[2][4];
 #pragma unroll
       for (int mi = 0; mi < 4; ++mi)  // 16x16 A block: lanes 0-15 rows 0-15 at k 0, lanes 16-31 at k 8
-        ldmatrix_x4(af[mi], tA + (warp_m * 64 + mi * 16 + lane % 16) * kPitch + ks * 16 + (lane / 16) * 8);
+        ldmatrix_x4(af[mi], tA + L::at(warp_m * 64 + mi * 16 + lane % 16, ks * 2 + lane / 16));
 #pragma unroll
       for (int nj = 0; nj < 2; ++nj)  // two 8-column B blocks: {n0-7 k0-7, n0-7 k8-15, n8-15 k0-7, n8-15 k8-15}
-        ldmatrix_x4(bf[nj], tB + (warp_n * 32 + nj * 16 + lane % 8 + (lane / 16) * 8) * kPitch + ks * 16 +
-                                ((lane / 8) % 2) * 8);
+        ldmatrix_x4(bf[nj], tB + L::at(warp_n * 32 + nj * 16 + lane % 8 + (lane / 16) * 8, ks * 2 + (lane / 8) % 2));
 #pragma unroll
       for (int mi = 0; mi < 4; ++mi)
 #pragma unroll
@@ -144,16 +163,17 @@ __global__ void __launch_bounds__(kThreads)
     }
 }
 
-// One launch of the (kStages, kAsync) kernel on `stream`; the dynamic shared-memory limit is raised once.
-template <int kStages, bool kAsync>
+// One launch of the (kStages, kAsync, kSmem) kernel on `stream`; the dynamic shared-memory limit is raised once.
+template <int kStages, bool kAsync, Smem kSmem = Smem::padded>
 struct MmaGemm {
-  static constexpr auto kernel = gemm_mma_kernel<kStages, kAsync>;
+  static constexpr auto kernel = gemm_mma_kernel<kStages, kAsync, kSmem>;
+  static constexpr int kSmemBytes = smem_bytes<kSmem>(kStages);
   static void prepare() {
-    AISP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes(kStages)));
+    AISP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
   }
   static void launch(cudaStream_t stream, const void* a, const void* b, void* c, int64_t m, int64_t n, int64_t k) {
     const unsigned grid = static_cast<unsigned>((m / kBM) * (n / kBN));
-    kernel<<<grid, kThreads, smem_bytes(kStages), stream>>>(static_cast<const __nv_bfloat16*>(a),
+    kernel<<<grid, kThreads, kSmemBytes, stream>>>(static_cast<const __nv_bfloat16*>(a),
                                                             static_cast<const __nv_bfloat16*>(b),
                                                             static_cast<__nv_bfloat16*>(c), static_cast<int>(m),
                                                             static_cast<int>(n), static_cast<int>(k));
