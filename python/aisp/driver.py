@@ -40,7 +40,8 @@ class Driver:
     def _call(self, fn, actor):
         with self._on_stream():
             fn()
-        self.guard.check_stream(self.stream_handle, actor)
+            # Still inside the harness stream's `with`: the call must not have moved torch's current stream.
+            self.guard.check_stream(self.stream_handle, actor)
 
     def setup(self, harness):
         self._bind(harness)
