@@ -23,7 +23,7 @@ namespace sql {
 class Db;
 }
 
-inline constexpr int kStoreSchemaVersion = 3;
+inline constexpr int kStoreSchemaVersion = 4;
 
 struct RunInfo {
   int64_t id = 0;

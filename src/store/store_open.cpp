@@ -13,17 +13,24 @@
 
 #include "store/sqlite_db.hpp"
 #include "store/store.hpp"
+#include "store/store_migrations.hpp"
 
 namespace aisp {
 namespace fs = std::filesystem;
 
 namespace {
 
-// migrations[v] upgrades a database at user_version v to v + 1. Append only: a released migration is
-// never edited, because databases in the field already ran it.
-constexpr std::array<const char*, kStoreSchemaVersion> kMigrations = {
+// kMigrations[v] upgrades a database at user_version v to v + 1: an SQL script, or a function where a
+// migration must check what it copies (store_migration_v4.cpp). Append only: a released migration is
+// never edited, because databases in the field already ran it. A new store runs them all, in order.
+struct Migration {
+  const char* sql = nullptr;
+  void (*run)(sql::Db&) = nullptr;
+};
+
+constexpr std::array<Migration, kStoreSchemaVersion> kMigrations = {{
     // v0 -> v1: runs and everything a results file holds.
-    R"sql(
+    {R"sql(
 CREATE TABLE runs (
   id INTEGER PRIMARY KEY,
   run_key TEXT NOT NULL UNIQUE,        -- the run directory's name
@@ -69,10 +76,10 @@ CREATE TABLE checks (
   check_id TEXT, name TEXT, passed INTEGER, detail TEXT,
   PRIMARY KEY (variant_id, seq)
 ) STRICT, WITHOUT ROWID;
-)sql",
+)sql"},
     // v1 -> v2: telemetry, the completeness flag (runs stored before it were all finished ones), and an
     // index for history queries by target name.
-    R"sql(
+    {R"sql(
 ALTER TABLE runs ADD COLUMN complete INTEGER NOT NULL DEFAULT 1;
 CREATE TABLE telemetry (
   run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
@@ -84,12 +91,12 @@ CREATE TABLE telemetry (
   PRIMARY KEY (run_id, target, variant, metric, seq)
 ) STRICT, WITHOUT ROWID;
 CREATE INDEX targets_by_name ON targets(target, run_id);
-)sql",
+)sql"},
     // v2 -> v3: profiles (`aisp profile ncu|sanitizer`, `bench run --profile`): one row per variant run
     // under a tool, its document, and the ncu metrics per kernel for queries. bench_run names the bench
     // run a profile was taken after ('' for a stand-alone profile); not a foreign key, so deleting or
     // re-ingesting a run never loses its profiles.
-    R"sql(
+    {R"sql(
 CREATE TABLE profiles (
   id INTEGER PRIMARY KEY,
   created_at TEXT NOT NULL,
@@ -113,8 +120,10 @@ CREATE TABLE profile_metrics (
   value REAL,
   PRIMARY KEY (profile_id, kernel_seq, metric)
 ) STRICT, WITHOUT ROWID;
-)sql",
-};
+)sql"},
+    // v3 -> v4: each run kept once: the JSON, with generated columns over it (store_migration_v4.cpp).
+    {nullptr, migrate_v3_to_v4},
+}};
 
 [[noreturn]] void refuse(const fs::path& path, const std::string& why) {
   throw std::runtime_error(fmt::format("{}: {}; the file was left untouched (move it away to start a new store)",
@@ -207,16 +216,23 @@ Store Store::open(const fs::path& path, bool create) {
   // WAL: readers never block the writer and two writers queue on the busy timeout. NORMAL sync is
   // crash-safe in WAL mode (a power cut may lose the last commit, never corrupt the file).
   set_wal(*db);
-  db->exec("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;");
+  db->exec("PRAGMA synchronous=NORMAL;");
 
+  // Foreign keys stay off while migrating: a migration that rebuilds a table drops the old one, and with
+  // them on that drop would cascade into its children. Migrations check the keys themselves.
   if (version < kStoreSchemaVersion) {
     sql::Transaction tx(*db);
     // Re-read under the write lock: another process may have migrated while we waited for it.
     version = db->scalar_int("PRAGMA user_version");
-    for (int64_t v = version; v < kStoreSchemaVersion; ++v) db->exec(kMigrations[static_cast<size_t>(v)]);
+    for (int64_t v = version; v < kStoreSchemaVersion; ++v) {
+      const Migration& m = kMigrations[static_cast<size_t>(v)];
+      if (m.sql) db->exec(m.sql);
+      if (m.run) m.run(*db);
+    }
     if (version < kStoreSchemaVersion) db->exec(fmt::format("PRAGMA user_version = {}", kStoreSchemaVersion));
     tx.commit();
   }
+  db->exec("PRAGMA foreign_keys=ON;");
   return Store(std::move(db));
 }
 

@@ -7,6 +7,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "store/run_rows.hpp"
 #include "store/sqlite_db.hpp"
 #include "store/store.hpp"
 
@@ -73,6 +74,13 @@ std::vector<std::string> nearest_names(const std::vector<std::string>& names, co
   std::vector<std::string> out;
   for (size_t i = 0; i < scored.size() && i < limit; ++i) out.push_back(scored[i].second);
   return out;
+}
+
+std::optional<RunInfo> run_row(sql::Db& db, int64_t id) {
+  sql::Statement st(db, fmt::format("SELECT {} FROM runs r WHERE r.id = ?", kRunColumns));
+  st.bind(1, id);
+  if (!st.step()) return std::nullopt;
+  return run_from(st);
 }
 
 std::vector<RunInfo> Store::list_runs() {

@@ -1,5 +1,5 @@
 // Whole runs for their readers: the analyses (src/analysis/dataset.cpp) and the dashboard
-// (src/serve/store_view.cpp) both load runs here, so the SQL over `manifests` and `telemetry` lives in
+// (src/serve/store_view.cpp) both load runs here, so the SQL over the manifest and `telemetry` lives in
 // one place and a reader gets typed structs, never rows.
 #include <fmt/format.h>
 
@@ -7,6 +7,7 @@
 
 #include "store/sqlite_db.hpp"
 #include "store/store.hpp"
+#include "store/telemetry_series.hpp"
 
 namespace aisp {
 
@@ -47,15 +48,24 @@ StoredRun Store::load_stored_run(const RunInfo& info) {
   StoredRun r;
   r.info = info;
   r.targets = load_run(info.id);
-  sql::Statement m(*db_, "SELECT json FROM manifests WHERE run_id = ?");
+  sql::Statement m(*db_, "SELECT manifest FROM runs WHERE id = ?");
   m.bind(1, info.id);
   if (m.step()) r.manifest = nlohmann::json::parse(m.text(0), nullptr, /*allow_exceptions=*/false);
   if (r.manifest.is_discarded()) r.manifest = nullptr;
+  // Telemetry lives in two places, each series once: the table holds what only samples/<target>.json
+  // had, the variants' docs their "telemetry" objects. The table's series wins where both name one (as
+  // ingest kept the samples file's), and of two variants with one name the first.
   sql::Statement tel(*db_, "SELECT target, variant, metric, value FROM telemetry WHERE run_id = ? AND target != '' "
                            "ORDER BY target, variant, metric, seq");
   tel.bind(1, info.id);
   while (tel.step())
     if (!tel.is_null(3)) r.telemetry[tel.text(0)][tel.text(1)][tel.text(2)].push_back(tel.real(3));
+  for (const TargetResult& t : r.targets) {
+    std::vector<const VariantResult*> variants{&t.baseline};
+    for (auto& o : t.optimizations) variants.push_back(&o);
+    for (const VariantResult* v : variants)
+      for (auto& [metric, values] : numeric_series(v->telemetry)) r.telemetry[t.id][v->name].emplace(metric, values);
+  }
   return r;
 }
 

@@ -1,6 +1,6 @@
-// The results store on synthetic run directories: round trip, idempotence, migration from a v1 file,
-// corrupt/truncated files (named, untouched, nothing inserted), a killed ingest, concurrent writers,
-// history with change points, run comparison and run lookup.
+// The results store on synthetic run directories: round trip, idempotence, migration from a v1 file (from
+// a real v3 store: test_store_migration.cpp), corrupt/truncated files (named, untouched, nothing inserted),
+// a killed ingest, concurrent writers, history with change points, run comparison and run lookup.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -122,20 +122,26 @@ TEST(Store, RoundTripRebuildsTheResults) {
   EXPECT_EQ(count(store.path(), "samples"), 2 * (50 + 50 + 50 + 2));  // per target: gpu+wall baseline, gpu+audit fast
   EXPECT_EQ(count(store.path(), "checks"), 2 * 3);
   EXPECT_EQ(count(store.path(), "manifests"), 1);
-  EXPECT_EQ(count(store.path(), "telemetry"), 2 + 2 * 4);  // manifest snapshot + sm_mhz/temp_c per target
+  // sm_mhz/temp_c per target from the samples files; the manifest's hardware snapshot stays in the manifest.
+  EXPECT_EQ(count(store.path(), "telemetry"), 2 * 4);
 }
 
 TEST(Store, ReingestingTheSameRunIsANoOp) {
   TempDir tmp;
   fs::path run = write_run(tmp.path, "20260101_000001__bench__t", {make_target("ch07:copy", 2.0, 1.0)});
   Store store = Store::open(tmp.path / "aisp.db");
-  ASSERT_TRUE(store.ingest_run(run).inserted);
-  int64_t samples = count(store.path(), "samples");
+  IngestOutcome first = store.ingest_run(run);
+  ASSERT_TRUE(first.inserted);
+  std::vector<const char*> tables = {"runs", "targets", "variants", "samples", "telemetry", "checks"};
+  std::vector<int64_t> before;
+  for (auto* t : tables) before.push_back(count(store.path(), t));
   IngestOutcome again = store.ingest_run(run / "manifest.json");  // a file inside the run names it too
   EXPECT_FALSE(again.inserted);
   EXPECT_NE(again.message.find("already"), std::string::npos) << again.message;
+  EXPECT_EQ(again.run.id, first.run.id);
+  EXPECT_EQ(again.run.key, first.run.key);
   EXPECT_EQ(store.list_runs().size(), 1u);
-  EXPECT_EQ(count(store.path(), "samples"), samples);
+  for (size_t i = 0; i < tables.size(); ++i) EXPECT_EQ(count(store.path(), tables[i]), before[i]) << tables[i];
 }
 
 // The v1 schema exactly as the first release created it (frozen here on purpose: it is the old file).
@@ -168,11 +174,16 @@ TEST(Store, MigratesAVersion1File) {
     d.exec(kV1Schema);
   }
   Store store = Store::open(db);
-  EXPECT_EQ(store.schema_version(), kStoreSchemaVersion);  // v1 -> v2 -> v3 (profiles) in one open
+  EXPECT_EQ(store.schema_version(), kStoreSchemaVersion);  // v1 -> v2 -> v3 (profiles) -> v4 in one open
   auto runs = store.list_runs();
   ASSERT_EQ(runs.size(), 1u);  // the old data survived
   EXPECT_EQ(runs[0].key, "20250101_000000__bench__old");
   EXPECT_TRUE(runs[0].complete);  // v2's column, defaulted for old runs
+  // A run without a manifest row (never written by ingest): v4 keeps its columns as its manifest.
+  EXPECT_EQ(runs[0].git_commit, "old1");
+  EXPECT_EQ(runs[0].hardware_key, "h100_80gb_hbm3");
+  EXPECT_EQ(runs[0].stamp, "20250101_000000");
+  EXPECT_EQ(runs[0].label, "old");
   // v2's telemetry table is usable: a new run with telemetry goes in.
   EXPECT_TRUE(store.ingest_run(write_run(tmp.path, "20260101_000001__bench__t", {make_target("ch07:copy", 2, 1)})).inserted);
   EXPECT_GT(count(db, "telemetry"), 0);
@@ -185,14 +196,21 @@ TEST(Store, RefusesANewerSchema) {
   fs::path db = tmp.path / "aisp.db";
   {
     sql::Db d(db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-    d.exec("CREATE TABLE x (y INTEGER); PRAGMA user_version = 99;");
+    d.exec(fmt::format("CREATE TABLE x (y INTEGER); PRAGMA user_version = {};", kStoreSchemaVersion + 1));
   }
+  std::string before = read_file(db);
   try {
     Store::open(db);
     FAIL() << "opened a newer store";
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("newer"), std::string::npos) << e.what();
+    std::string what = e.what();
+    EXPECT_NE(what.find(fmt::format("schema version {} is newer than this aisp understands ({})",
+                                    kStoreSchemaVersion + 1, kStoreSchemaVersion)), std::string::npos) << what;
+    EXPECT_NE(what.find(db.string()), std::string::npos) << what;
   }
+  EXPECT_THROW(Store::open_read_only(db), std::runtime_error);
+  EXPECT_EQ(read_file(db), before);  // refused before anything is written, WAL switch included
+  EXPECT_FALSE(fs::exists(db.string() + "-wal"));
 }
 
 void expect_refused_untouched(const fs::path& db) {
@@ -412,9 +430,14 @@ TEST(Store, ResolvesRunsByIdNamePathAndPrefix) {
 TEST(Store, LoadStoredRunCarriesManifestAndTelemetry) {
   TempDir tmp;
   Store store = Store::open(tmp.path / "aisp.db");
-  store.ingest_run(write_run(tmp.path, "20260101_000001__bench__t",
-                             {make_target("ch07:copy", 2.0, 1.0), make_target("ch01:gemm", 5.0, 4.0)}));
+  TargetResult copy = make_target("ch07:copy", 2.0, 1.0);
+  copy.optimizations[0].telemetry = {{"power_w", {300.0, 310.0}}, {"note", "not a series"}};
+  store.ingest_run(write_run(tmp.path, "20260101_000001__bench__t", {copy, make_target("ch01:gemm", 5.0, 4.0)}));
+  // A variant's "telemetry" object is kept once, in its doc, and read from there.
+  EXPECT_EQ(count(store.path(), "telemetry"), 2 * 4);
   StoredRun run = store.load_stored_run(store.resolve_run("latest"));
+  EXPECT_EQ(run.telemetry.at("ch07:copy").at("fast").at("power_w"), (std::vector<double>{300, 310}));
+  EXPECT_EQ(run.telemetry.at("ch07:copy").at("fast").count("note"), 0u);
   EXPECT_EQ(run.info.key, "20260101_000001__bench__t");
   ASSERT_EQ(run.targets.size(), 2u);
   EXPECT_EQ(run.manifest.at("git").at("commit"), "abc123");
