@@ -1,0 +1,73 @@
+// ch20 bf16_mlp, optimized: SwiGLU and the residual fused into the GEMM epilogues.
+//
+// Technique: setup() interleaves the static gate and up weights row by row into one [2 x 14336][4096]
+// matrix (row 2j = Wg[j], row 2j+1 = Wu[j]). ch10's GEMM hands its epilogue two neighbouring columns of
+// one row, (col, col+1) with col even, so for column pair j it receives gate_j and up_j of the same token
+// in fp32 and writes h[token][j] = silu(gate_j) * up_j: one GEMM (n = 28672) replaces two plus the SwiGLU
+// pass, and neither gate nor up is ever stored. The down GEMM's epilogue adds the residual x.
+// Why it is faster: removes ~0.75 GB of HBM traffic (gate and up written and read back, h and d passes) and
+// three launches; one wide GEMM also has one tail instead of two.
+// Expected on Hopper: ~1.1x over the unfused MLP. Measured: see README (H100 run of this commit).
+#include "../ch10/gemm_ws_kernel.cuh"
+#include "bf16_mlp.cuh"
+
+namespace {
+
+using namespace block;
+
+// (col, col + 1) = (gate_j, up_j) for j = col / 2 of the interleaved weights.
+struct SwiGluStore {
+  __nv_bfloat16* h;
+  int ld;  // ffn
+  __device__ __forceinline__ void operator()(int row, int col, float gate, float up) const {
+    h[static_cast<int64_t>(row) * ld + col / 2] = __float2bfloat16_rn(silu(gate) * up);
+  }
+};
+
+// out[2j + r][k] = (r ? wu : wg)[j][k], 8 elements per thread.
+__global__ void interleave_rows(const __nv_bfloat16* __restrict__ wg, const __nv_bfloat16* __restrict__ wu,
+                                int64_t rows, int k, __nv_bfloat16* __restrict__ out) {
+  const int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;  // 16-byte chunk of out
+  const int per_row = k / 8;
+  if (i >= 2 * rows * per_row) return;
+  const int64_t r = i / per_row, c = i % per_row;
+  const __nv_bfloat16* src = (r % 2 ? wu : wg) + (r / 2) * k;
+  reinterpret_cast<uint4*>(out)[i] = reinterpret_cast<const uint4*>(src)[c];
+}
+
+class OptimizedBf16Mlp : public Bf16MlpBase {
+ public:
+  void run(aisp::Context& ctx) override {
+    const int64_t t = ctx.param("tokens"), d = ctx.param("dim"), f = ctx.param("ffn");
+    cudaStream_t st = ctx.stream();
+    gate_up_.launch(st, ctx.buffer("x").data, wgu_, SwiGluStore{h_, static_cast<int>(f)}, t, 2 * f, d);
+    down_.launch(st, h_, ctx.buffer("w2").data,
+                 StoreResidual{ctx.buffer("y").as<__nv_bfloat16>(), ctx.buffer("x").as<const __nv_bfloat16>(),
+                               static_cast<int>(d)},
+                 t, d, f);
+  }
+  std::string technique() const override { return "interleaved gate/up GEMM with SwiGLU epilogue; residual in down GEMM"; }
+
+ protected:
+  void prepare(aisp::Context& ctx) override {
+    const int64_t t = ctx.param("tokens"), d = ctx.param("dim"), f = ctx.param("ffn");
+    h_ = scratch(ctx, "h", t * f);
+    wgu_ = scratch(ctx, "w_gate_up", 2 * f * d);
+    interleave_rows<<<static_cast<unsigned>((2 * f * d / 8 + 255) / 256), 256, 0, ctx.stream()>>>(
+        ctx.buffer("wg").as<const __nv_bfloat16>(), ctx.buffer("wu").as<const __nv_bfloat16>(), f, static_cast<int>(d),
+        wgu_);
+    AISP_LAUNCH_CHECK();
+    AISP_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
+    gate_up_.prepare(ctx.device(), t, 2 * f, d);
+    down_.prepare(ctx.device(), t, d, f);
+  }
+
+ private:
+  ws_gemm::WsGemm<true, 1, SwiGluStore> gate_up_;
+  ws_gemm::WsGemm<true, 1, StoreResidual> down_;
+  __nv_bfloat16 *h_ = nullptr, *wgu_ = nullptr;
+};
+
+}  // namespace
+
+AISP_BENCHMARK(OptimizedBf16Mlp)
