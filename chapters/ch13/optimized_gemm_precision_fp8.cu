@@ -22,6 +22,7 @@ class OptimizedGemmPrecisionFp8 : public GemmPrecisionBase {
     gemm_.run(ctx.stream(), a8_, b8_, ctx.buffer("c").data);
   }
   std::string technique() const override { return "FP8 e4m3 operands, per-tensor dynamic scales, FP32 accumulate (cuBLASLt)"; }
+  aisp::Requirements requirements() const override { return {.min_compute_capability = 89}; }  // FP8 tensor cores
 
  protected:
   void prepare(aisp::Context& ctx) override {
