@@ -1,6 +1,7 @@
-// The results store: an SQLite file (default `artifacts/aisp.db`) holding every ingested run with its
-// manifest, targets, variants, raw samples, checks and telemetry, plus the queries that read history
-// from it. Schema: docs/result-schema.md ("Results store"). Rules the class keeps:
+// The results store: an SQLite file (default `artifacts/aisp.db`) holding every ingested run once (its
+// manifest, targets and variants as JSON with generated columns over them, raw samples and samples-file
+// telemetry as rows), plus the typed queries and the one loader its readers use. Schema:
+// docs/result-schema.md ("Results store"). Rules the class keeps:
 //  - a file that is not an SQLite database, or fails `PRAGMA quick_check`, is an error naming the file;
 //    it is never recreated or written to;
 //  - one run is inserted in one transaction, so a killed ingest leaves no partial run;

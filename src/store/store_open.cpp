@@ -1,5 +1,5 @@
 // Opening the store: refuse anything that is not a healthy SQLite file (before writing a byte to it),
-// then WAL + busy timeout + foreign keys, then the ordered schema migrations.
+// then WAL + busy timeout, then the ordered schema migrations (foreign keys off), then foreign keys on.
 #include <sqlite3.h>
 
 #include <array>
@@ -231,6 +231,9 @@ Store Store::open(const fs::path& path, bool create) {
     }
     if (version < kStoreSchemaVersion) db->exec(fmt::format("PRAGMA user_version = {}", kStoreSchemaVersion));
     tx.commit();
+    // v4 rebuilt the run tables: until the old copies' pages are handed back the file is larger than
+    // before. Once, best effort: a store busy with another writer keeps the pages, and later runs reuse them.
+    if (version >= 1 && version < 4) sqlite3_exec(db->handle(), "VACUUM", nullptr, nullptr, nullptr);
   }
   db->exec("PRAGMA foreign_keys=ON;");
   return Store(std::move(db));

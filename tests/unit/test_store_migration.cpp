@@ -94,8 +94,12 @@ TEST(StoreMigration, AVersion3StoreReadsExactlyAsBefore) {
   std::map<int64_t, TelemetrySeries> telemetry;
   for (int64_t id : {1, 2}) telemetry[id] = v3_telemetry(db, id);
 
+  int64_t v3_pages = std::stoll(rows(db, "PRAGMA page_count", 1).at(0).at(0));
   Store store = Store::open(db);  // migrates v3 -> v4 in one transaction
   EXPECT_EQ(store.schema_version(), kStoreSchemaVersion);
+  // The old tables' pages went back to the filesystem: the file is smaller, not larger, than at v3.
+  EXPECT_EQ(rows(db, "PRAGMA freelist_count", 1), (Rows{{"0"}}));
+  EXPECT_LT(std::stoll(rows(db, "PRAGMA page_count", 1).at(0).at(0)), v3_pages);
   EXPECT_EQ(rows(db, kRunsQuery, 21), runs);
   EXPECT_EQ(rows(db, kTargetsQuery, 11), targets);
   EXPECT_EQ(rows(db, kVariantsQuery, 19), variants);
