@@ -228,7 +228,7 @@ void add_run_command(CLI::App& bench, BenchArgs& a) {
                   "Run each target at these values of a parameter axis its pair reads with aisp::axis: n=1048576, "
                   "n=1K,4M,1G, n=2^20..2^28[:step]; repeat for more axes (every combination runs)");
   run->add_option("--iterations", r.iterations, "Exactly N timed samples per variant (disables adaptive stopping; recorded)");
-  run->add_option("--warmup", r.warmup, "Warm-up runs per variant (at least 0.2 s of them)")->capture_default_str();
+  run->add_option("--warmup", r.warmup, "Minimum warm-up runs per variant; warm-up then ends once three run times agree within 1% with the SM clock near its maximum (at most 0.2 s)")->capture_default_str();
   run->add_option("--timeout-multiplier", r.timeout_multiplier, "Scale every per-request timeout")->capture_default_str();
   run->add_option("--time-limit", r.time_limit, "Seconds of sampling per variant before stopping anyway")->capture_default_str();
   run->add_flag("--keep-outputs", r.keep_outputs,

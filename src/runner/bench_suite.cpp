@@ -1,7 +1,6 @@
 #include "runner/bench_suite.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -12,6 +11,7 @@
 #include "core/verdict.hpp"
 #include "report/text_reports.hpp"
 #include "runner/expectations_step.hpp"
+#include "runner/progress_line.hpp"
 
 namespace aisp {
 namespace fs = std::filesystem;
@@ -32,29 +32,6 @@ bool wants(const SuiteOptions& o, const std::string& f) {
     if (x == f || x == "all") return true;
   return false;
 }
-
-// One status line, redrawn in place on a terminal; plain lines otherwise (logs, CI).
-class ProgressPrinter {
- public:
-  ProgressPrinter(bool live, size_t total) : live_(live && isatty(2)), total_(total) {}
-  void next_target() { ++index_; }
-  void update(const Progress& p) {
-    std::string line = fmt::format("[{}/{}] {} {} {}", index_, total_, p.target, p.variant, p.phase);
-    if (p.phase == "timing")
-      line += fmt::format(" n={} noise={:.2f}% median={:.4f} ms", p.samples, 100 * p.noise, p.median_ms);
-    if (live_) {
-      std::fprintf(stderr, "\r\033[K%s", line.c_str());
-      if (p.phase == "done") std::fprintf(stderr, "\n");
-    } else if (p.phase != "timing" || p.samples == 0) {
-      std::fprintf(stderr, "%s\n", line.c_str());
-    }
-    std::fflush(stderr);
-  }
-
- private:
-  bool live_;
-  size_t total_, index_ = 0;
-};
 
 }  // namespace
 
@@ -78,7 +55,7 @@ SuiteOutcome run_suite(const std::vector<Target>& targets, const fs::path& run_d
   SuiteOutcome out;
   out.run_dir = run_dir;
   o.run.run_dir = run_dir;
-  ProgressPrinter printer(o.live_progress, targets.size());
+  ProgressLine printer(o.live_progress, targets.size());
   o.run.on_progress = [&](const Progress& p) { printer.update(p); };
   std::string started = now_stamp("%Y-%m-%dT%H:%M:%S%z");
   auto t0 = std::chrono::steady_clock::now();
@@ -104,7 +81,9 @@ SuiteOutcome run_suite(const std::vector<Target>& targets, const fs::path& run_d
     printer.next_target();
     write_json_atomic(run_dir / "progress" / "run_progress.json",
                       json{{"state", "running"}, {"target", target.id}, {"completed", out.results.size()},
-                           {"total", targets.size()}}, -1);
+                           {"total", targets.size()}, {"elapsed_s", printer.elapsed_s()},
+                           {"estimate", elapsed_and_remaining(printer.elapsed_s(), out.results.size(), targets.size())}},
+                      -1);
     TargetResult r;
     try {
       RunOptions run = o.run;

@@ -57,7 +57,8 @@ bool TargetRun::warm_up() {
     if (!l.failed) timed_.push_back(&l);
   for (LiveVariant* l : timed_) {
     progress(l->result->name, "warmup");
-    Reply r = l->worker->request({{"op", "warmup"}, {"mode", opt_.mode}, {"count", opt_.warmup}, {"min_time_s", opt_.warmup_min_s}},
+    Reply r = l->worker->request({{"op", "warmup"}, {"mode", opt_.mode}, {"count", opt_.warmup},
+                                  {"max_time_s", opt_.warmup_max_s}, {"stable_rel", opt_.warmup_stable_rel}},
                                  kWarmupTimeout * opt_.timeout_multiplier);
     if (!r.ok()) {
       fail(*l, r, "warm-up");

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <future>
 
 #include "core/file_names.hpp"
 #include "core/verdict.hpp"
@@ -51,8 +52,11 @@ TargetResult TargetRun::finish_baseline_failed() {
 TargetResult TargetRun::finish(const std::string& target_error) {
   enter_phase("wrap_up");
   unmap_outputs();  // before the workers exit: their allocations go with them
+  // Every worker ends at once: each tears down its CUDA context, which takes a while, in its own process.
+  std::vector<std::future<void>> exits;
   for (auto& l : live_)
-    if (l.worker) l.worker->shutdown(10);
+    if (l.worker) exits.push_back(std::async(std::launch::async, [&l] { l.worker->shutdown(10); }));
+  for (auto& e : exits) e.get();
   for (auto& l : live_) {
     if (l.result->checks.empty()) l.result->checks = assemble_checks(l.findings, l.evidence);
     // DESIGN §8: any failed check is an INVALID verdict, whatever the seed status word (failed_verification).

@@ -27,8 +27,9 @@ struct RunOptions {
   std::filesystem::path run_dir;      // logs/, work/ go under it
   std::string mode = "cold";          // cold | hot | graph
   int iterations = 0;                 // > 0: exactly this many samples per variant (no adaptive stopping)
-  int warmup = 5;                     // warm-up runs (and at least warmup_min_s of them)
-  double warmup_min_s = 0.2;          // long enough for clocks to ramp after idle
+  int warmup = 5;                     // at least this many warm-up runs, then until the run time settles
+  double warmup_max_s = 0.2;          // warm-up ends here even if the run time has not settled
+  double warmup_stable_rel = 0.01;    // settled: the last three runs within 1% of their median, clock up
   double timeout_multiplier = 1.0;
   bool reproducible = false;
   uint64_t seed = 0;                  // base seed when reproducible

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -119,6 +120,14 @@ class Worker {
   std::set<std::string> verified_kernels_;           // kernels seen in audited verification runs
   bool fatal_ = false;
 };
+
+// The last `n` values within `rel` of their median.
+bool runs_agree(const std::vector<double>& v, size_t n, double rel) {
+  std::vector<double> tail(v.end() - static_cast<std::ptrdiff_t>(n), v.end());
+  std::sort(tail.begin(), tail.end());
+  double mid = tail[n / 2];
+  return mid > 0 && (tail.back() - tail.front()) <= rel * mid;
+}
 
 json error_json(const std::string& kind, const std::string& message) {
   return {{"ok", false}, {"kind", kind}, {"error", message}};
@@ -476,20 +485,35 @@ json Worker::op_replay(const json& req) {
   return resp;
 }
 
+// Warm-up until the time per run and the clock have settled: at least `count` runs, then it stops once
+// the last kStableRuns run times agree within `stable_rel` of their median and the SM clock is near its
+// maximum (or NVML cannot tell), or at `max_time_s` whatever they do. `min_time_s` keeps a floor for
+// callers that want one. A fixed 0.2 s per variant was most of a small target's warm-up cost.
 json Worker::op_warmup(const json& req) {
+  constexpr size_t kStableRuns = 3;
+  constexpr double kClockFraction = 0.95;
   int count = req.value("count", 1);
   double min_time_s = req.value("min_time_s", 0.0);
+  double max_time_s = std::max(req.value("max_time_s", 1.0), min_time_s);
+  double stable_rel = req.value("stable_rel", 0.01);
   auto mode = timing_mode_from_name(req.value("mode", "cold"));
   auto t0 = Clock::now();
   int runs = 0;
-  double last_ms = 0;
-  do {
+  std::vector<double> times;
+  bool stable = false;
+  for (;;) {
     TimingSample s = mode == TimingMode::graph ? timer_->graph(graph(), true) : timer_->cold([&] { run_once(); });
-    last_ms = s.gpu_ms;
+    times.push_back(s.gpu_ms);
     ++runs;
-  } while (runs < count || std::chrono::duration<double>(Clock::now() - t0).count() < min_time_s);
+    double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
+    bool clock_up = s.nvml.sm_clock_mhz <= 0 || device_.sm_clock_max_mhz <= 0 ||
+                    s.nvml.sm_clock_mhz >= kClockFraction * device_.sm_clock_max_mhz;
+    stable = clock_up && times.size() >= kStableRuns && runs_agree(times, kStableRuns, stable_rel);
+    if (runs >= count && elapsed >= min_time_s && (stable || elapsed >= max_time_s)) break;
+  }
   memory_.observe();
-  return {{"ok", true}, {"runs", runs}, {"estimate_ms", last_ms}};
+  return {{"ok", true}, {"runs", runs}, {"estimate_ms", times.back()}, {"stable", stable},
+          {"elapsed_ms", std::chrono::duration<double, std::milli>(Clock::now() - t0).count()}};
 }
 
 cudaGraphExec_t Worker::graph() {
