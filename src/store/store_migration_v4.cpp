@@ -12,8 +12,10 @@
 // any difference aborts the migration and leaves the store as it was.
 #include <fmt/format.h>
 
+#include <set>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "store/sqlite_db.hpp"
@@ -223,9 +225,13 @@ void drop_telemetry_held_in_json(sql::Db& db) {
   sql::Statement runs(db, "SELECT id, manifest FROM runs");
   sql::Statement del_run(db, "DELETE FROM telemetry WHERE run_id = ? AND target = '' AND variant = '' AND metric = ? "
                              "AND seq = 0 AND value = ?");
+  // SQLite's json_valid accepted every document; one nlohmann cannot read (invalid UTF-8 in a hand-edited
+  // file) keeps its rows, which only costs space.
+  auto parse = [](const std::string& text) { return nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false); };
   while (runs.step()) {
-    nlohmann::json hw = nlohmann::json::parse(runs.text(1)).value("hardware", nlohmann::json::object());
-    for (auto& [metric, values] : numeric_series(hw))
+    nlohmann::json manifest = parse(runs.text(1));
+    if (!manifest.is_object() || !manifest.contains("hardware")) continue;
+    for (auto& [metric, values] : numeric_series(manifest["hardware"]))
       if (values.size() == 1) del_run.bind(1, runs.int64(0)).bind(2, metric).bind(3, values[0]).run();
   }
   sql::Statement variants(db, "SELECT t.run_id, t.target, v.name, v.doc FROM variants v JOIN targets t "
@@ -233,8 +239,11 @@ void drop_telemetry_held_in_json(sql::Db& db) {
   sql::Statement series(db, "SELECT value FROM telemetry WHERE run_id = ?1 AND target = ?2 AND variant = ?3 "
                             "AND metric = ?4 ORDER BY seq");
   sql::Statement del(db, "DELETE FROM telemetry WHERE run_id = ?1 AND target = ?2 AND variant = ?3 AND metric = ?4");
+  // Of two variants with one name only the first is compared: the loader prefers its series.
+  std::set<std::tuple<int64_t, std::string, std::string>> seen;
   while (variants.step()) {
-    for (auto& [metric, values] : variant_telemetry(nlohmann::json::parse(variants.text(3)))) {
+    if (!seen.emplace(variants.int64(0), variants.text(1), variants.text(2)).second) continue;
+    for (auto& [metric, values] : variant_telemetry(parse(variants.text(3)))) {
       series.bind(1, variants.int64(0)).bind(2, variants.text(1)).bind(3, variants.text(2)).bind(4, metric);
       std::vector<double> stored;
       while (series.step()) stored.push_back(series.real(0));
