@@ -14,6 +14,8 @@
 //   kPingPong     the consumers take turns issuing GEMMs (named barriers 1, 2), so their softmaxes alternate
 //                 with each other's GEMMs instead of coinciding;
 //   kSplitRelease K_j's stage goes back to the producer when S_j is done, V_j's when P_j V_j is.
+// A fourth, kSetmaxnreg (default on), exists for the setmaxnreg pair: off, no warpgroup changes its register
+// count and every thread of the 384 keeps the launch allotment (65536 / 384 -> 168).
 // Shared memory layout is what TMA writes with 128-byte swizzle: each 128-row tile is two boxes of 64
 // columns (128 B per row), 8-row atoms of 1 KiB; the wgmma descriptors describe exactly that (K-major:
 // stride 1 KiB between 8-row groups, +32 B per 16-element k step; MN-major V: 1 KiB between 8-key groups,
@@ -148,7 +150,7 @@ __device__ __forceinline__ uint32_t pack_bf16(float lo, float hi) {
   return *reinterpret_cast<const uint32_t*>(&v);
 }
 
-template <bool kCausal, bool kOverlap, bool kPingPong, bool kSplitRelease>
+template <bool kCausal, bool kOverlap, bool kPingPong, bool kSplitRelease, bool kSetmaxnreg>
 __global__ void __launch_bounds__(kThreads, 1)
 flash_fwd_wgmma_kernel(const __grid_constant__ CUtensorMap q_map, const __grid_constant__ CUtensorMap k_map,
                        const __grid_constant__ CUtensorMap v_map, __nv_bfloat16* __restrict__ o, int seq,
@@ -180,7 +182,7 @@ flash_fwd_wgmma_kernel(const __grid_constant__ CUtensorMap q_map, const __grid_c
 
   const int wg = threadIdx.x / 128;
   if (wg == 0) {  // producer warpgroup: gives its registers to the consumers, one thread issues every load
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 24;\n");
+    if constexpr (kSetmaxnreg) asm volatile("setmaxnreg.dec.sync.aligned.u32 24;\n");
     if (threadIdx.x == 0) {
       mbar_expect_tx(q_full, kTileBytes);
       tma_load(base + kQOff, &q_map, 0, row0 + q0, q_full);
@@ -202,7 +204,7 @@ flash_fwd_wgmma_kernel(const __grid_constant__ CUtensorMap q_map, const __grid_c
     return;
   }
 
-  asm volatile("setmaxnreg.inc.sync.aligned.u32 240;\n");
+  if constexpr (kSetmaxnreg) asm volatile("setmaxnreg.inc.sync.aligned.u32 240;\n");
   const int cw = wg - 1;                            // consumer: query rows q0 + 64 cw .. + 63
   const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
   const uint32_t q_rows = base + kQOff + cw * 64 * 128;  // this consumer's 64 rows in each Q half
@@ -368,8 +370,10 @@ flash_fwd_wgmma_kernel(const __grid_constant__ CUtensorMap q_map, const __grid_c
   }
 }
 
-template <bool kCausal, bool kOverlap, bool kPingPong, bool kSplitRelease>
+template <bool kCausal, bool kOverlap, bool kPingPong, bool kSplitRelease, bool kSetmaxnreg = true>
 class FlashAttentionWgmma : public FlashAttentionPair<kCausal> {
+  static constexpr auto kKernel = flash_fwd_wgmma_kernel<kCausal, kOverlap, kPingPong, kSplitRelease, kSetmaxnreg>;
+
  protected:
   void setup_variant(aisp::Context&) override {
     void* fn = nullptr;
@@ -378,8 +382,7 @@ class FlashAttentionWgmma : public FlashAttentionPair<kCausal> {
     if (found != cudaDriverEntryPointSuccess || fn == nullptr)
       throw std::runtime_error("flash_attention wgmma: the driver has no cuTensorMapEncodeTiled");
     encode_ = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
-    AISP_CUDA_CHECK(cudaFuncSetAttribute(flash_fwd_wgmma_kernel<kCausal, kOverlap, kPingPong, kSplitRelease>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
+    AISP_CUDA_CHECK(cudaFuncSetAttribute(kKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
   }
 
  public:
@@ -393,7 +396,7 @@ class FlashAttentionWgmma : public FlashAttentionPair<kCausal> {
       if (data != encoded_for_[i]) encode(maps_[i], data, rows), encoded_for_[i] = data;
     }
     const dim3 grid(static_cast<unsigned>(seq / kBr), static_cast<unsigned>(this->batch_heads(ctx)));
-    flash_fwd_wgmma_kernel<kCausal, kOverlap, kPingPong, kSplitRelease><<<grid, kThreads, kSmemBytes, ctx.stream()>>>(
+    kKernel<<<grid, kThreads, kSmemBytes, ctx.stream()>>>(
         maps_[0], maps_[1], maps_[2], ctx.buffer("o").as<__nv_bfloat16>(), seq,
         this->softmax_scale() * 1.4426950408889634f);
     AISP_LAUNCH_CHECK();
@@ -401,7 +404,8 @@ class FlashAttentionWgmma : public FlashAttentionPair<kCausal> {
 
   aisp::Requirements requirements() const override { return {.min_compute_capability = 90}; }
   std::string technique() const override {
-    std::string t = "TMA + mbarrier K/V ring, producer warpgroup + 2 wgmma consumer warpgroups (setmaxnreg)";
+    std::string t = std::string("TMA + mbarrier K/V ring, producer warpgroup + 2 wgmma consumer warpgroups") +
+                    (kSetmaxnreg ? " (setmaxnreg 24/240)" : " (no setmaxnreg: 168 registers each)");
     if (kOverlap) t += ", intra-warpgroup overlap";
     if (kPingPong) t += ", ping-pong";
     if (kSplitRelease) t += ", split K/V release";

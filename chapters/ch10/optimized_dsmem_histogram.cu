@@ -3,9 +3,9 @@
 //
 // Technique: blocks of 512 threads launched in clusters of 8 (__cluster_dims__). Block rank r of a cluster
 // owns bins [8192 r, 8192 r + 8192) in a 32 KiB shared array. After every block zeroed its part and the
-// cluster met at a barrier, each key goes to atomicAdd(cluster.map_shared_rank(bins, key / 8192) +
-// key % 8192, 1): a shared-memory atomic in the owning SM, reached over the SM-to-SM network for 7 of 8
-// keys. A second cluster barrier, then each block adds its nonzero bins to the output with global atomics:
+// cluster met at a barrier, each key becomes one red.shared::cluster.add (address from mapa) on the owning
+// block's counter: a shared-memory atomic in the owning SM, reached over the SM-to-SM network for 7 of 8
+// keys, with no value coming back. A second cluster barrier, then each block adds its nonzero bins to the output with global atomics:
 // 64 Ki L2 atomics per cluster instead of one per key.
 // Why it is faster: shared-memory atomics execute in the SM (no L2 round trip per key), the cluster's 8
 // SMs share the load, and the L2 sees 32 clusters x 64 Ki merge atomics (2 Mi) instead of 32 Mi.
@@ -25,6 +25,17 @@ constexpr int kCluster = 8, kThreads = 512;
 constexpr int kBinsPerBlock = static_cast<int>(kBins) / kCluster;  // 8192 counters, 32 KiB
 constexpr int kBlocks = 32 * kCluster;                             // ~2 blocks per SM on 132 SMs
 
+// counts[rank][offset] += 1 in the shared memory of cluster block `rank`: mapa turns this block's
+// shared-memory address into the same offset in block `rank`'s window of the cluster's shared space, and
+// red (a reduction without a return value) lets the thread go on without waiting for the remote SM.
+// cooperative_groups' map_shared_rank returns a generic pointer instead, and atomicAdd through it was a
+// generic atomic that waited for its result: 574 us, 5% slower than the L2 atomics (first H100 probe).
+__device__ __forceinline__ void red_add_cluster(uint32_t local_addr, uint32_t rank) {
+  uint32_t remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(local_addr), "r"(rank));
+  asm volatile("red.relaxed.cluster.shared::cluster.add.u32 [%0], 1;\n" ::"r"(remote) : "memory");
+}
+
 __global__ void __cluster_dims__(kCluster, 1, 1) __launch_bounds__(kThreads)
     histogram_dsmem_kernel(const int4* __restrict__ keys, int* __restrict__ counts, int64_t n4) {
   __shared__ int bins[kBinsPerBlock];
@@ -32,7 +43,8 @@ __global__ void __cluster_dims__(kCluster, 1, 1) __launch_bounds__(kThreads)
   for (int i = threadIdx.x; i < kBinsPerBlock; i += kThreads) bins[i] = 0;
   cluster.sync();  // every block's bins are zero before any remote add
 
-  auto add = [&](int key) { atomicAdd(cluster.map_shared_rank(bins, key / kBinsPerBlock) + key % kBinsPerBlock, 1); };
+  const uint32_t bins_local = static_cast<uint32_t>(__cvta_generic_to_shared(bins));
+  auto add = [&](int key) { red_add_cluster(bins_local + (key % kBinsPerBlock) * 4u, key / kBinsPerBlock); };
   for (int64_t i = blockIdx.x * int64_t(kThreads) + threadIdx.x; i < n4; i += int64_t(gridDim.x) * kThreads) {
     const int4 k = keys[i];
     add(k.x);
