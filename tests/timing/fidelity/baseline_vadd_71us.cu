@@ -1,0 +1,2 @@
+#include "peer_kernels.cuh"
+AISP_BENCHMARK(fidelity::VectorAdd71us)
