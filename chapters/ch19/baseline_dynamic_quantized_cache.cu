@@ -52,8 +52,12 @@ class BaselineDynamicQuantizedCache : public DynamicQuantizedCacheBase {
     const size_t row_pitch = static_cast<size_t>(len + 1) * decode::kD * 2, src_pitch = static_cast<size_t>(len) * decode::kD * 2;
     k_ = static_cast<__nv_bfloat16*>(ctx.scratch("k_store", row_pitch * r));
     v_ = static_cast<__nv_bfloat16*>(ctx.scratch("v_store", row_pitch * r));
-    AISP_CUDA_CHECK(cudaMemcpy2D(k_, row_pitch, ctx.buffer("k_cache").data, src_pitch, src_pitch, r, cudaMemcpyDeviceToDevice));
-    AISP_CUDA_CHECK(cudaMemcpy2D(v_, row_pitch, ctx.buffer("v_cache").data, src_pitch, src_pitch, r, cudaMemcpyDeviceToDevice));
+    // On the harness stream, after the inputs' fills and the scratch zeroing enqueued there.
+    AISP_CUDA_CHECK(cudaMemcpy2DAsync(k_, row_pitch, ctx.buffer("k_cache").data, src_pitch, src_pitch, r,
+                                      cudaMemcpyDeviceToDevice, ctx.stream()));
+    AISP_CUDA_CHECK(cudaMemcpy2DAsync(v_, row_pitch, ctx.buffer("v_cache").data, src_pitch, src_pitch, r,
+                                      cudaMemcpyDeviceToDevice, ctx.stream()));
+    AISP_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
   }
 
  private:

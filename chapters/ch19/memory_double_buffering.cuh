@@ -44,7 +44,9 @@ class MemoryDoubleBufferingBase : public aisp::Benchmark {
     ctx.output("y", aisp::DType::bf16, {t, d});
     // The model's home: pinned host memory (the device copy of the static input is never read by run()).
     if (!host_w_) AISP_CUDA_CHECK(cudaMallocHost(&host_w_, w.bytes()));
-    AISP_CUDA_CHECK(cudaMemcpy(host_w_, w.data, w.bytes(), cudaMemcpyDeviceToHost));
+    // On the harness stream: the fill of `w` was enqueued there (and may still be running).
+    AISP_CUDA_CHECK(cudaMemcpyAsync(host_w_, w.data, w.bytes(), cudaMemcpyDeviceToHost, ctx.stream()));
+    AISP_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
     act_[0] = static_cast<__nv_bfloat16*>(ctx.scratch("act0", static_cast<size_t>(t * d) * 2));
     act_[1] = static_cast<__nv_bfloat16*>(ctx.scratch("act1", static_cast<size_t>(t * d) * 2));
     prepare(ctx);

@@ -54,8 +54,12 @@ class OptimizedIntegratedKvCache : public IntegratedKvCacheBase {
     const size_t pitch = slot_pitch(ctx), state = state_pitch(ctx);
     k_ = static_cast<__nv_bfloat16*>(ctx.scratch("k_store", pitch * rows(ctx)));
     v_ = static_cast<__nv_bfloat16*>(ctx.scratch("v_store", pitch * rows(ctx)));
-    AISP_CUDA_CHECK(cudaMemcpy2D(k_, pitch, ctx.buffer("k_cache").data, state, state, rows(ctx), cudaMemcpyDeviceToDevice));
-    AISP_CUDA_CHECK(cudaMemcpy2D(v_, pitch, ctx.buffer("v_cache").data, state, state, rows(ctx), cudaMemcpyDeviceToDevice));
+    // On the harness stream, after the inputs' fills and the scratch zeroing enqueued there.
+    AISP_CUDA_CHECK(cudaMemcpy2DAsync(k_, pitch, ctx.buffer("k_cache").data, state, state, rows(ctx),
+                                      cudaMemcpyDeviceToDevice, ctx.stream()));
+    AISP_CUDA_CHECK(cudaMemcpy2DAsync(v_, pitch, ctx.buffer("v_cache").data, state, state, rows(ctx),
+                                      cudaMemcpyDeviceToDevice, ctx.stream()));
+    AISP_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
   }
 
  private:

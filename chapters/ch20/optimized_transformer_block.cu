@@ -59,7 +59,7 @@ using QkvGemm = ws_gemm::WsGemm</*persistent=*/true, /*cluster=*/1, QkvScatter>;
 using ResidualGemm = ws_gemm::WsGemm<true, 1, StoreResidual>;
 using UpGemm = ws_gemm::WsGemm<true, 1, RstdGelu>;
 constexpr auto kFlash = fa_wgmma::flash_fwd_wgmma_kernel</*causal=*/true, /*overlap=*/true, /*pingpong=*/true,
-                                                         /*split release=*/true>;
+                                                         /*split release=*/true, /*setmaxnreg=*/true>;
 
 class OptimizedTransformerBlock : public TransformerBlockBase {
  public:
