@@ -26,23 +26,18 @@ struct LtGemmTypes {
   cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
 };
 
+
 class LtGemm {
  public:
   LtGemm() = default;
   LtGemm(const LtGemm&) = delete;
   LtGemm& operator=(const LtGemm&) = delete;
-  ~LtGemm() {
-    if (pref_) cublasLtMatmulPreferenceDestroy(pref_);
-    if (a_) cublasLtMatrixLayoutDestroy(a_);
-    if (b_) cublasLtMatrixLayoutDestroy(b_);
-    if (c_) cublasLtMatrixLayoutDestroy(c_);
-    if (desc_) cublasLtMatmulDescDestroy(desc_);
-    if (lt_) cublasLtDestroy(lt_);
-  }
+  ~LtGemm() { release(); }
 
   // Plans the GEMM; the scale pointers (device floats) are for FP8 operands only (nullptr otherwise).
   void plan(int64_t m, int64_t n, int64_t k, LtGemmTypes t, void* workspace, size_t workspace_bytes,
             const float* scale_a = nullptr, const float* scale_b = nullptr) {
+    release();
     workspace_ = workspace;
     workspace_bytes_ = workspace_bytes;
     LT_CHECK(cublasLtCreate(&lt_));
@@ -65,13 +60,36 @@ class LtGemm {
   }
 
   // C = A * B^T on stream s (A: M x K activation, B: N x K weight, C: M x N, all row-major).
-  void run(cudaStream_t s, const void* a, const void* b, void* c) const {
-    const float alpha = 1, beta = 0;
-    LT_CHECK(cublasLtMatmul(lt_, desc_, &alpha, b, a_, a, b_, &beta, c, c_, c, c_, &algo_.algo, workspace_,
-                            workspace_bytes_, s));
+  void run(cudaStream_t s, const void* a, const void* b, void* c) const { LT_CHECK(enqueue(s, a, b, c)); }
+
+  // Whether this cuBLASLt runs the plan: one real call on the given buffers, waited for (setup time only).
+  // The heuristic can offer an algorithm for a type combination the matmul then refuses (FP8 operands with
+  // an FP32 output did exactly that on the H100 with cuBLAS 13.0: CUBLAS_STATUS_NOT_SUPPORTED), so a caller
+  // with a fallback probes before committing to a plan.
+  bool runs(cudaStream_t s, const void* a, const void* b, void* c) const {
+    const cublasStatus_t st = enqueue(s, a, b, c);
+    if (st == CUBLAS_STATUS_NOT_SUPPORTED) return false;
+    LT_CHECK(st);
+    AISP_CUDA_CHECK(cudaStreamSynchronize(s));
+    return true;
   }
 
  private:
+  cublasStatus_t enqueue(cudaStream_t s, const void* a, const void* b, void* c) const {
+    const float alpha = 1, beta = 0;
+    return cublasLtMatmul(lt_, desc_, &alpha, b, a_, a, b_, &beta, c, c_, c, c_, &algo_.algo, workspace_,
+                          workspace_bytes_, s);
+  }
+  void release() {
+    if (pref_) cublasLtMatmulPreferenceDestroy(pref_);
+    if (a_) cublasLtMatrixLayoutDestroy(a_);
+    if (b_) cublasLtMatrixLayoutDestroy(b_);
+    if (c_) cublasLtMatrixLayoutDestroy(c_);
+    if (desc_) cublasLtMatmulDescDestroy(desc_);
+    if (lt_) cublasLtDestroy(lt_);
+    pref_ = nullptr, a_ = b_ = c_ = nullptr, desc_ = nullptr, lt_ = nullptr;
+  }
+
   cublasLtHandle_t lt_ = nullptr;
   cublasLtMatmulDesc_t desc_ = nullptr;
   cublasLtMatrixLayout_t a_ = nullptr, b_ = nullptr, c_ = nullptr;
