@@ -20,6 +20,6 @@ run() {  # run <name> <args...>: one bench run, its wall time and phase table
   echo "$tag $name rc=$rc wall_s=$wall"
   python3 scripts/phase_table.py "$res" 2>/dev/null
 }
-[ -n "${PAIR:-1}" ] && run copy1g -t ch07:copy_scalar --axis n=2^28
+[ -n "${PAIR-1}" ] && run copy1g -t ch07:copy_scalar --axis n=2^28
 [ -n "${SUITE:-}" ] && run suite -t ${SUITE}
 exit 0
