@@ -7,7 +7,8 @@
 // Why it is slow: spill traffic in the inner loop, and wgmma accumulators that must be materialized in
 // registers cannot be spilled cheaply - the compiler serializes around them.
 // Expected on Hopper: clearly slower than with setmaxnreg (the reason the instruction exists); how much is
-// what the pair measures. Measured: see the README.
+// what the pair measures. ptxas (-v): 168 registers, 224 bytes of spill stores and loads, 144-byte stack frame.
+// Measured (H100 SXM, harness cold mode, 2026-11-25 10:44 UTC, all checks passed): 1.358 ms, 405 TFLOP/s.
 #include "setmaxnreg.cuh"
 
 using BaselineSetmaxnreg = Fa3Registers<false>;

@@ -1,8 +1,8 @@
 // ch10 gemm_tiled, optimized: warpgroup MMA (wgmma) fed by TMA through a 4-stage mbarrier ring.
 //
 // Technique: gemm_wgmma_tma.cuh with 4 stages. A 256-thread CTA (two warpgroups) computes a 128 x 256 tile
-// of C. Each K-tile of 64 arrives by two cp.async.bulk.tensor loads (A 128x64, B 256x64, 128-byte swizzle) that complete on the slot's
-// "full" mbarrier; each warpgroup then issues 4 x wgmma.mma_async m64n256k16 on its 64 rows, reading both
+// of C. Each K-tile of 64 arrives by two cp.async.bulk.tensor loads (A 128x64, B 256x64, 128-byte swizzle)
+// that complete on the slot's "full" mbarrier; each warpgroup then issues 4 x wgmma.mma_async m64n256k16 on its 64 rows, reading both
 // operands straight from shared memory through descriptors, and keeps one commit group in flight while it
 // waits for the next slot. Thread 0 doubles as the loader: when both warpgroups have released a slot
 // ("empty" mbarrier) it refills it with the K-tile four steps ahead. No role split yet: the loader thread

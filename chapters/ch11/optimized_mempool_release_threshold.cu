@@ -7,7 +7,8 @@
 // Why it is faster: no physical allocation and page-table update per iteration; the first kernel starts as
 // soon as it is launched. The cost is footprint: the pool keeps its high-water mark (192 MiB here) until it
 // is trimmed explicitly (cudaMemPoolTrimTo) or destroyed.
-// Expected on Hopper: the kernels' ~0.23 ms. Measured: see the README.
+// Expected on Hopper: the kernels' ~0.23 ms. Measured (H100 80GB HBM3 VM, harness cold mode, 2026-11-25 10:44
+// UTC, all checks passed): 286.6 us, 1.798x [1.757, 1.835] (1.856x in a probe run).
 #include <cstdint>
 #include <limits>
 
@@ -17,7 +18,9 @@ namespace {
 
 class OptimizedMempoolReleaseThreshold : public mempool_release_threshold::Pair {
  public:
-  std::string technique() const override { return "stream-ordered pool, release threshold UINT64_MAX (kept across syncs)"; }
+  std::string technique() const override {
+    return "stream-ordered pool, release threshold UINT64_MAX (kept across syncs)";
+  }
 
  protected:
   uint64_t release_threshold() const override { return std::numeric_limits<uint64_t>::max(); }

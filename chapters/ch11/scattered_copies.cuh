@@ -57,7 +57,8 @@ class Pair : public aisp::Benchmark {
                                         aisp::Fill::uniform(-1, 1), aisp::Role::static_);
     ctx.input("coef", aisp::DType::f32, {2});
     ctx.output("y", aisp::DType::f32, {kPieces, kBlockElems});
-    AISP_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&host_pool_), kPoolBlocks * kBlockBytes, cudaHostAllocMapped));
+    AISP_CUDA_CHECK(
+        cudaHostAlloc(reinterpret_cast<void**>(&host_pool_), kPoolBlocks * kBlockBytes, cudaHostAllocMapped));
     AISP_CUDA_CHECK(cudaMemcpy(host_pool_, pool.data, kPoolBlocks * kBlockBytes, cudaMemcpyDeviceToHost));
     setup_variant(ctx);
   }
