@@ -84,7 +84,7 @@ void check_input_sensitivity(std::vector<LiveVariant>& live, uint64_t seed, uint
   for (size_t i = 0; i < live.size(); ++i) {
     LiveVariant& l = live[i];
     if (l.failed) continue;
-    Reply r = l.worker->request({{"op", "sensitivity"}, {"seed", seed}, {"alt_seed", alt_seed}}, timeout_s);
+    Reply r = l.worker->request(to_json(SensitivityRequest{seed, alt_seed}), timeout_s);
     if (!r.ok()) {
       fail(l, r, "sensitivity round");
       continue;

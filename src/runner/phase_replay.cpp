@@ -9,9 +9,9 @@ namespace aisp {
 
 std::string TargetRun::baseline_reference(uint64_t seed, const std::string& tag, std::vector<OutputView>& ref) {
   LiveVariant& base = live_[0];
-  Reply r = base.worker->request({{"op", "check"}, {"seed", seed}, {"dir", (work_ / "baseline_ref").string()},
-                                  {"tag", tag}, {"audit", false}, {"dump", dump_files(base)}},
-                                 kCheckTimeout * opt_.timeout_multiplier);
+  Reply r = base.worker->request(
+      to_json(CheckRequest{seed, (work_ / "baseline_ref").string(), tag, /*audit=*/false, dump_files(base)}),
+      kCheckTimeout * opt_.timeout_multiplier);
   if (!r.ok()) return "the baseline's reference run failed: " + r.reason;
   ref = outputs_of(base, r.body);
   return "";
@@ -49,8 +49,7 @@ void TargetRun::replay() {
   for (auto& l : live_) {
     if (l.failed) continue;
     progress(l.result->name, "replay");
-    Reply r = l.worker->request({{"op", "replay"}, {"seed", replay_seed}, {"dir", dump_dir(l).string()}, {"tag", "replay"},
-                                 {"dump", dump_files(l)}},
+    Reply r = l.worker->request(to_json(ReplayRequest{replay_seed, dump_dir(l).string(), "replay", dump_files(l)}),
                                 kCheckTimeout * opt_.timeout_multiplier);
     if (!r.ok()) {
       fail(l, r, "capture-replay");

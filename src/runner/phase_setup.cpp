@@ -15,7 +15,7 @@ bool TargetRun::setup() {
   for (auto& l : live_) {
     if (l.failed) continue;
     progress(l.result->name, "setup");
-    Reply r = l.worker->request({{"op", "setup"}, {"static_seed", static_seed_}, {"dynamic_seed", setup_seed_}},
+    Reply r = l.worker->request(to_json(SetupRequest{static_seed_, setup_seed_}),
                                 kSetupTimeout * opt_.timeout_multiplier);
     if (!r.ok()) {
       fail(l, r, "setup");

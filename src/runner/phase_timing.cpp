@@ -57,8 +57,7 @@ bool TargetRun::warm_up() {
     if (!l.failed) timed_.push_back(&l);
   for (LiveVariant* l : timed_) {
     progress(l->result->name, "warmup");
-    Reply r = l->worker->request({{"op", "warmup"}, {"mode", opt_.mode}, {"count", opt_.warmup},
-                                  {"max_time_s", opt_.warmup_max_s}, {"stable_rel", opt_.warmup_stable_rel}},
+    Reply r = l->worker->request(to_json(WarmupRequest{opt_.mode, opt_.warmup, 0.0, opt_.warmup_max_s, opt_.warmup_stable_rel}),
                                  kWarmupTimeout * opt_.timeout_multiplier);
     if (!r.ok()) {
       fail(*l, r, "warm-up");
@@ -130,12 +129,19 @@ void TargetRun::run_block(LiveVariant& l) {
   else if (opt_.iterations > 0) block = static_cast<int>(std::min<int64_t>(block, opt_.iterations - n));
   int verify_sample = audit ? static_cast<int>(rng_() % static_cast<uint64_t>(block)) : -1;
   double expected_s = block * batch * (l.estimate_ms + 1.0) / 1000.0;
-  Reply r = l.worker->request({{"op", "time"}, {"mode", opt_.mode}, {"samples", block}, {"batch", batch},
-                               {"sample_seed", sample_check_.sample_seed}, {"first_sample", l.samples_run},
-                               {"projection_key", sample_check_.projection_key},
-                               {"audit", audit}, {"verify_sample", verify_sample}, {"dump", dump_files(l)},
-                               {"dir", dump_dir(l).string()}, {"tag", fmt::format("timed{}", l.blocks_done)}},
-                              (30 + 20 * expected_s + (audit ? 30 : 0)) * opt_.timeout_multiplier);
+  TimeRequest req;
+  req.mode = opt_.mode;
+  req.samples = block;
+  req.batch = batch;
+  req.sample_seed = sample_check_.sample_seed;
+  req.first_sample = l.samples_run;
+  req.projection_key = sample_check_.projection_key;
+  req.audit = audit;
+  req.verify_sample = verify_sample;
+  req.dir = dump_dir(l).string();
+  req.tag = fmt::format("timed{}", l.blocks_done);
+  req.dump = dump_files(l);
+  Reply r = l.worker->request(to_json(req), (30 + 20 * expected_s + (audit ? 30 : 0)) * opt_.timeout_multiplier);
   if (!r.ok()) {
     fail(l, r, "timing");
     return;

@@ -66,11 +66,11 @@ bool TargetRun::verify() {
       LiveVariant& l = live_[i];
       if (l.failed) continue;
       progress(l.result->name, "verify");
-      Reply r = l.worker->request({{"op", "check"}, {"seed", check_seeds_[round]}, {"dir", dump_dir(l).string()},
-                                   {"tag", fmt::format("round{}", round)}, {"dump", dump_files(l)},
-                                   // The first run() is not audited: libraries initialize lazily inside it
-                                   // (cuBLAS creates a stream on a handle's first GEMM). Later rounds are.
-                                   {"audit", opt_.validity && round > 0}},
+      // The first run() is not audited: libraries initialize lazily inside it (cuBLAS creates a stream on
+      // a handle's first GEMM). Later rounds are.
+      Reply r = l.worker->request(to_json(CheckRequest{check_seeds_[round], dump_dir(l).string(),
+                                                       fmt::format("round{}", round), opt_.validity && round > 0,
+                                                       dump_files(l)}),
                                   kCheckTimeout * opt_.timeout_multiplier);
       if (!r.ok()) {
         fail(l, r, "verification run");

@@ -80,7 +80,7 @@ bool TargetRun::wrap_up() {
     l->result->stop_reason = opt_.iterations > 0   ? fmt::format("fixed iterations ({})", opt_.iterations)
                              : !l->stop_note.empty() ? l->stop_note
                                                      : l->criterion.reason(l->sampling_wall_s);
-    Reply r = l->worker->request({{"op", "memory"}}, 30);
+    Reply r = l->worker->request(to_json(MemoryRequest{}), 30);
     if (r.ok()) l->result->memory = memory_from_json(r.body.at("memory"));
   }
   if (opt_.validity) verify_timed_samples(live_, sample_check_, rng_);

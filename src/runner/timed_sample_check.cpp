@@ -59,8 +59,7 @@ void verify_timed_samples(std::vector<LiveVariant>& live, const TimedSampleCheck
   std::string reference_error;
   if (!extra.empty()) {
     double timeout = 60 + 20.0 * extra.size() * base.result->timing.median / 1000.0;
-    Reply r = base.worker->request({{"op", "reference"}, {"samples", extra}, {"sample_seed", c.sample_seed},
-                                    {"projection_key", c.projection_key}},
+    Reply r = base.worker->request(to_json(ReferenceRequest{extra, c.sample_seed, c.projection_key}),
                                    timeout * c.timeout_multiplier);
     if (!r.ok()) reference_error = r.reason;
     else

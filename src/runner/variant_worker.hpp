@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/protocol.hpp"
+#include "core/worker_requests.hpp"
 
 namespace aisp {
 

@@ -204,7 +204,7 @@ Reply WorkerProcess::request(json req, double timeout_s) {
 
 void WorkerProcess::shutdown(double timeout_s) {
   if (!alive_) return;
-  if (channel_->send({{"op", "exit"}})) {
+  if (channel_->send(to_json(ExitRequest{}))) {
     json msg;
     channel_->receive(msg, timeout_s);
   }

@@ -16,6 +16,7 @@
 
 #include "aisp/check.hpp"
 #include "core/protocol.hpp"
+#include "core/worker_requests.hpp"
 #include "core/schema.hpp"
 #include "core/audit.hpp"
 #include "core/sample_projection.hpp"
@@ -79,20 +80,22 @@ class Worker {
   int main();
 
  private:
-  json handle(const json& req);
-  json op_setup(const json& req);
-  json op_check(const json& req);
-  json op_replay(const json& req);
-  json op_warmup(const json& req);
-  json op_time(const json& req);
-  json op_reference(const json& req);
-  json op_sensitivity(const json& req);
+  json handle(const WorkerRequest& req);
+  json op_setup(const SetupRequest& req);
+  json op_check(const CheckRequest& req);
+  json op_replay(const ReplayRequest& req);
+  json op_warmup(const WarmupRequest& req);
+  json op_time(const TimeRequest& req);
+  json op_reference(const ReferenceRequest& req);
+  json op_sensitivity(const SensitivityRequest& req);
   void project_outputs_async(size_t slot_row);
   json read_projections(size_t rows);
   void add_guard_findings(std::vector<AuditFinding>& findings);
   std::vector<std::string> dynamic_input_names() const;
   json memory_json();
-  json verified_run(const json& req, const std::function<void()>& body, bool audit);
+  // One verified run on inputs from `seed`; outputs dumped under dir/tag when `dump`.
+  json verified_run(uint64_t seed, const std::string& dir, const std::string& tag, bool dump,
+                    const std::function<void()>& body, bool audit);
   json dump_outputs(const std::filesystem::path& dir, const std::string& tag, bool files);
   static json findings_json(const std::vector<AuditFinding>& findings);
   void add_state_findings(const ProcessState& before, std::vector<AuditFinding>& findings);
@@ -198,7 +201,16 @@ int Worker::main() {
     json req;
     auto st = channel_.receive(req, -1);
     if (st != LineChannel::Status::ok) return st == LineChannel::Status::eof ? 0 : 4;
-    if (req.value("op", "") == "exit") {
+    WorkerRequest request;
+    try {
+      request = parse_request(req);
+    } catch (const ProtocolError& e) {
+      json resp = error_json("protocol", e.what());
+      resp["id"] = req.is_object() ? req.value("id", 0) : 0;
+      channel_.send(resp);
+      continue;
+    }
+    if (std::holds_alternative<ExitRequest>(request)) {
       try {
         if (ctx_) bench_->teardown(*ctx_);
       } catch (...) {
@@ -209,7 +221,7 @@ int Worker::main() {
     }
     json resp;
     try {
-      resp = handle(req);
+      resp = handle(request);
     } catch (const CudaError& e) {
       bool oom = e.code == cudaErrorMemoryAllocation;
       resp = error_json(oom ? "oom" : "cuda", e.what());
@@ -240,27 +252,24 @@ int Worker::main() {
   }
 }
 
-json Worker::handle(const json& req) {
-  std::string op = req.value("op", "");
+json Worker::handle(const WorkerRequest& req) {
   memory_.begin_request();
-  if (op == "setup") return op_setup(req);
-  if (!ctx_) throw std::logic_error("request '" + op + "' before setup");
-  if (op == "check") return op_check(req);
-  if (op == "replay") return op_replay(req);
-  if (op == "warmup") return op_warmup(req);
-  if (op == "time") return op_time(req);
-  if (op == "reference") return op_reference(req);
-  if (op == "sensitivity") return op_sensitivity(req);
-  if (op == "memory") return {{"ok", true}, {"memory", memory_json()}};
-  throw std::invalid_argument("unknown request '" + op + "'");
+  if (auto* r = std::get_if<SetupRequest>(&req)) return op_setup(*r);
+  if (!ctx_) throw std::logic_error(std::string("request '") + op_name(req) + "' before setup");
+  if (auto* r = std::get_if<CheckRequest>(&req)) return op_check(*r);
+  if (auto* r = std::get_if<ReplayRequest>(&req)) return op_replay(*r);
+  if (auto* r = std::get_if<WarmupRequest>(&req)) return op_warmup(*r);
+  if (auto* r = std::get_if<TimeRequest>(&req)) return op_time(*r);
+  if (auto* r = std::get_if<ReferenceRequest>(&req)) return op_reference(*r);
+  if (auto* r = std::get_if<SensitivityRequest>(&req)) return op_sensitivity(*r);
+  return {{"ok", true}, {"memory", memory_json()}};  // MemoryRequest (ExitRequest never reaches here)
 }
 
-json Worker::op_setup(const json& req) {
+json Worker::op_setup(const SetupRequest& req) {
   if (ctx_) throw std::logic_error("setup requested twice");
   // The harness's own timing resources exist before the memory baseline, so they are not charged to the benchmark.
   AISP_CUDA_CHECK(cudaDeviceSynchronize());
-  ctx_ = std::make_unique<WorkerContext>(device_, workload_, req.at("static_seed").get<uint64_t>(),
-                                         req.at("dynamic_seed").get<uint64_t>());
+  ctx_ = std::make_unique<WorkerContext>(device_, workload_, req.static_seed, req.dynamic_seed);
   timer_ = std::make_unique<Timer>(device_, ctx_->stream());
   timer_->set_measure_drain(options_.validity);
   AISP_CUDA_CHECK(cudaMalloc(&fingerprint_slots_, kMaxOutputs * sizeof(unsigned long long)));
@@ -385,10 +394,8 @@ void Worker::add_state_findings(const ProcessState& before, std::vector<AuditFin
 // One verified run: fresh inputs from `seed`, poisoned outputs, `body` (run() or a replayed graph), a
 // bounded device-wide drain, then the outputs dumped for the supervisor's comparison. With `audit`, the
 // run is also traced: its kernels become the reference set timed samples must stay within (K8).
-json Worker::verified_run(const json& req, const std::function<void()>& body, bool audit) {
-  uint64_t seed = req.at("seed").get<uint64_t>();
-  std::filesystem::path dir = req.at("dir").get<std::string>();
-  std::string tag = req.value("tag", "check");
+json Worker::verified_run(uint64_t seed, const std::string& dir, const std::string& tag, bool dump,
+                          const std::function<void()>& body, bool audit) {
   cudaStream_t s = ctx_->stream();
   ctx_->refill_dynamic_inputs(seed);
   ctx_->poison_outputs();
@@ -434,19 +441,19 @@ json Worker::verified_run(const json& req, const std::function<void()>& body, bo
     if (r.kind == BufferRecord::Kind::input && fingerprint(r.buffer.data, r.buffer.bytes(), s) != before[i++])
       changed.push_back(r.buffer.name);
   resp["inputs_changed"] = changed;
-  resp["outputs"] = dump_outputs(dir, tag, req.value("dump", true));
+  resp["outputs"] = dump_outputs(dir, tag, dump);
   if (options_.validity) add_guard_findings(findings);
   resp["findings"] = findings_json(findings);
   return resp;
 }
 
-json Worker::op_check(const json& req) {
-  return verified_run(req, [&] { run_once(); }, req.value("audit", true));
+json Worker::op_check(const CheckRequest& req) {
+  return verified_run(req.seed, req.dir, req.tag, req.dump, [&] { run_once(); }, req.audit);
 }
 
 // K10: capture one run() into a graph on the harness stream, then replay it on fresh inputs. Work the
 // capture did not record (other streams, other threads, host-side caching) is missing from the replay.
-json Worker::op_replay(const json& req) {
+json Worker::op_replay(const ReplayRequest& req) {
   cudaStream_t s = ctx_->stream();
   AISP_CUDA_CHECK(cudaDeviceSynchronize());
   cudaGraph_t g = nullptr;
@@ -475,7 +482,7 @@ json Worker::op_replay(const json& req) {
   if (!exec) return {{"ok", true}, {"captured", false}, {"reason", why}};
   json resp;
   try {
-    resp = verified_run(req, [&] { AISP_CUDA_CHECK(cudaGraphLaunch(exec, s)); }, false);
+    resp = verified_run(req.seed, req.dir, req.tag, req.dump, [&] { AISP_CUDA_CHECK(cudaGraphLaunch(exec, s)); }, false);
   } catch (...) {
     cudaGraphExecDestroy(exec);
     throw;
@@ -489,14 +496,13 @@ json Worker::op_replay(const json& req) {
 // the last kStableRuns run times agree within `stable_rel` of their median and the SM clock is near its
 // maximum (or NVML cannot tell), or at `max_time_s` whatever they do. `min_time_s` keeps a floor for
 // callers that want one. A fixed 0.2 s per variant was most of a small target's warm-up cost.
-json Worker::op_warmup(const json& req) {
+json Worker::op_warmup(const WarmupRequest& req) {
   constexpr size_t kStableRuns = 3;
   constexpr double kClockFraction = 0.95;
-  int count = req.value("count", 1);
-  double min_time_s = req.value("min_time_s", 0.0);
-  double max_time_s = std::max(req.value("max_time_s", 1.0), min_time_s);
-  double stable_rel = req.value("stable_rel", 0.01);
-  auto mode = timing_mode_from_name(req.value("mode", "cold"));
+  const int count = req.count;
+  const double min_time_s = req.min_time_s, max_time_s = std::max(req.max_time_s, req.min_time_s);
+  const double stable_rel = req.stable_rel;
+  auto mode = timing_mode_from_name(req.mode);
   auto t0 = Clock::now();
   int runs = 0;
   std::vector<double> times;
@@ -549,17 +555,16 @@ void Worker::fingerprint_outputs_async() {
 // stay in the buffers for the supervisor to read; `audit` traces the block with CUPTI and fingerprints the outputs right
 // after each window and again after quiescence (K11). Audited samples are returned separately so the
 // audit's cost stays out of the statistics.
-json Worker::op_time(const json& req) {
-  auto mode = timing_mode_from_name(req.value("mode", "cold"));
-  int samples = req.value("samples", 1);
-  int batch = req.value("batch", 1);
-  uint64_t seed_base = req.value("sample_seed", uint64_t{0});
-  int64_t first_sample = req.value("first_sample", int64_t{0});
-  projection_key_ = req.value("projection_key", projection_key_);
+json Worker::op_time(const TimeRequest& req) {
+  auto mode = timing_mode_from_name(req.mode);
+  const int samples = req.samples, batch = req.batch;
+  const uint64_t seed_base = req.sample_seed;
+  const int64_t first_sample = req.first_sample;
+  projection_key_ = req.projection_key;
   bool project = options_.validity && samples <= static_cast<int>(kMaxBlockSamples);
-  int verify_sample = options_.validity ? req.value("verify_sample", -1) : -1;
-  const bool dump = req.value("dump", true);
-  bool audit = options_.validity && req.value("audit", false) && CuptiAudit::instance().available();
+  int verify_sample = options_.validity ? req.verify_sample : -1;
+  const bool dump = req.dump;
+  bool audit = options_.validity && req.audit && CuptiAudit::instance().available();
   cudaStream_t stream = ctx_->stream();
   if (mode == TimingMode::graph) graph();  // captured outside any audit window
 
@@ -614,7 +619,7 @@ json Worker::op_time(const json& req) {
     if (i == verify_sample) {
       AISP_CUDA_CHECK(cudaDeviceSynchronize());
       verified = {{"sample", i}, {"seed", seed},
-                  {"outputs", dump_outputs(req.at("dir").get<std::string>(), req.value("tag", "timed"), dump)}};
+                  {"outputs", dump_outputs(req.dir, req.tag, dump)}};
     }
     out.push_back({{"gpu_ms", s.gpu_ms}, {"wall_ms", s.wall_ms}, {"enqueue_ms", s.enqueue_ms}, {"batch", s.batch},
                    {"drain_us", s.drain_us},
@@ -662,10 +667,10 @@ json Worker::op_time(const json& req) {
 
 // K21 references: the baseline's projections for samples a variant ran and the baseline did not, each
 // run as a timed sample is (same seed, fresh inputs, poisoned outputs) but untimed.
-json Worker::op_reference(const json& req) {
-  uint64_t seed_base = req.at("sample_seed").get<uint64_t>();
-  projection_key_ = req.at("projection_key").get<uint64_t>();
-  std::vector<int64_t> indices = req.at("samples").get<std::vector<int64_t>>();
+json Worker::op_reference(const ReferenceRequest& req) {
+  const uint64_t seed_base = req.sample_seed;
+  projection_key_ = req.projection_key;
+  const std::vector<int64_t>& indices = req.samples;
   json out = json::array();
   for (size_t start = 0; start < indices.size(); start += kMaxBlockSamples) {
     size_t rows = std::min(kMaxBlockSamples, indices.size() - start);
@@ -686,8 +691,8 @@ json Worker::op_reference(const json& req) {
 
 // K5: does every dynamic input matter? One run on `seed`, then one per input with only that input
 // refilled from `alt_seed`; an input whose change leaves every output bit-identical is not read.
-json Worker::op_sensitivity(const json& req) {
-  uint64_t seed = req.at("seed").get<uint64_t>(), alt = req.at("alt_seed").get<uint64_t>();
+json Worker::op_sensitivity(const SensitivityRequest& req) {
+  const uint64_t seed = req.seed, alt = req.alt_seed;
   cudaStream_t s = ctx_->stream();
   auto output_hash = [&] {
     if (!device_idle_within(kDrainTimeoutS)) throw std::runtime_error("GPU work never finished in the sensitivity round");
