@@ -3,9 +3,9 @@
 // Technique: the same kernel with Smem::swizzled: rows stay packed at 64 B, but 16-byte chunk c of row r is
 // stored at chunk position c ^ ((r / 2) % 4). The 8 rows one ldmatrix matrix reads then land on 8 distinct
 // 16-byte bank groups ((r % 2) * 4 + (c ^ (r / 2) % 4) takes every value 0..7), and the cp.async stores of a
-// warp (4 consecutive chunks of 8 consecutive rows) stay conflict-free too. This is the layout Hopper's TMA
-// writes with CU_TENSOR_MAP_SWIZZLE_64B/128B and that wgmma's descriptors expect: the swizzle costs no
-// memory, where padding costs 25%.
+// warp (4 consecutive chunks of 8 consecutive rows) stay conflict-free too. For 64-byte rows this is exactly
+// the pattern Hopper's TMA writes with CU_TENSOR_MAP_SWIZZLE_64B (the wgmma kernels use its 128-byte sibling):
+// the swizzle costs no memory, where padding costs 25%.
 // Why it is faster: 1 shared-memory wavefront per ldmatrix matrix instead of 4, so the k-loop is bound by
 // the tensor cores again.
 // Expected on Hopper: ~2-3x over the packed layout, the same speed as the padded one.
