@@ -150,7 +150,7 @@ __device__ __forceinline__ uint32_t pack_bf16(float lo, float hi) {
   return *reinterpret_cast<const uint32_t*>(&v);
 }
 
-template <bool kCausal, bool kOverlap, bool kPingPong, bool kSplitRelease, bool kSetmaxnreg>
+template <bool kCausal, bool kOverlap, bool kPingPong, bool kSplitRelease, bool kSetmaxnreg = true>
 __global__ void __launch_bounds__(kThreads, 1)
 flash_fwd_wgmma_kernel(const __grid_constant__ CUtensorMap q_map, const __grid_constant__ CUtensorMap k_map,
                        const __grid_constant__ CUtensorMap v_map, __nv_bfloat16* __restrict__ o, int seq,
