@@ -9,8 +9,8 @@
 // the loader: once both warpgroups have released K-tile kt-1's slot ("empty" mbarrier, after wgmma kt was
 // issued and kt-1 retired) it refills that slot with K-tile kt-1+kStages. So with S slots, S-1 K-tiles are in
 // flight while one is computed: the loads have S-1 K-tiles of MMA time (~0.56 us each at the tensor peak) to
-// land. One CTA per SM (the 128-float accumulators need > 128 registers per thread), so no other CTA hides
-// a stall.
+// land. One CTA per SM (ptxas: 154 registers per thread for the 128-float accumulators and the rest),
+// so no other CTA hides a stall.
 #pragma once
 #include <stdexcept>
 #include <string>

@@ -11,8 +11,8 @@
 // Expected on Hopper: ~2-3x over the packed layout, the same speed as the padded one.
 // Measured (H100 SXM, harness cold mode, 2026-11-25 10:44 UTC, all checks passed): 410.0 us, 335.2 TFLOP/s,
 // 2.365x [2.321, 2.409] over the packed layout; 24% faster than the padded layout (508.3 us) in this run and in
-// a probe (408.8 vs 505.5 us) - faster than ch10:gemm_tiled's padded mma_sync step too. Its 4-stage ring
-// is 64 KiB instead of 80 KiB per CTA, which leaves room for one more CTA per SM (not profiled).
+// a probe (408.8 vs 505.5 us) - faster than ch10:gemm_tiled's padded mma_sync step too. Not occupancy (126
+// registers per thread: 2 CTAs per SM with either layout); the cause is not profiled yet.
 #include "smem_swizzle.cuh"
 
 namespace {
