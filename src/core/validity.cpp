@@ -20,6 +20,10 @@ void FindingLog::add_json(const json& findings) {
   for (auto& f : findings) add(f.value("check", "K?"), f.value("detail", ""));
 }
 
+void FindingLog::add_all(const std::vector<WorkerFinding>& findings) {
+  for (auto& f : findings) add(f.check, f.detail);
+}
+
 std::string FindingLog::details(const std::string& check) const {
   auto it = details_.find(check);
   if (it == details_.end()) return "";

@@ -1,6 +1,7 @@
 // Supervisor-side validity bookkeeping, CUDA-free: findings per check id collected over a variant's life,
 // the drain-residual (K6) and clock-consistency (K7) rules on raw samples, and the final checks[] list.
 #pragma once
+#include "core/worker_replies.hpp"
 #include <map>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@ class FindingLog {
   // Identical details are kept once; at most kMaxPerCheck distinct details per check (the count goes on).
   void add(const std::string& check, const std::string& detail);
   void add_json(const json& findings);  // [{"check": "K8", "detail": "..."}...] as workers send them
+  void add_all(const std::vector<WorkerFinding>& findings);
   bool failed(const std::string& check) const { return count_.contains(check); }
   bool any() const { return !count_.empty(); }
   std::string summary() const;  // "K8: first detail; K9: ..." for error lines

@@ -1,8 +1,8 @@
 #include "core/worker_requests.hpp"
 
-#include <fmt/format.h>
+#include "core/strict_fields.hpp"
 
-#include <set>
+#include <fmt/format.h>
 
 namespace aisp {
 namespace {
@@ -14,59 +14,13 @@ struct Overloaded : F... {
 template <class... F>
 Overloaded(F...) -> Overloaded<F...>;
 
-// Reads the fields of one request, remembering which keys it consumed: whatever is left over is a key the
-// worker does not know (a typo, or a field of another protocol version), which is refused, not ignored.
-class Fields {
- public:
-  Fields(const json& m, std::string op) : m_(m), op_(std::move(op)) {
-    if (!m_.is_object()) throw ProtocolError("a request must be a JSON object");
-    seen_ = {"op", "id"};
-  }
-  template <class T>
-  void required(const char* key, T& out) {
-    if (!m_.contains(key)) throw ProtocolError(fmt::format("request '{}': missing '{}'", op_, key));
-    read(key, out);
-  }
-  template <class T>
-  void optional(const char* key, T& out) {
-    if (m_.contains(key)) read(key, out);
-  }
-  void finish() const {
-    for (auto& [key, value] : m_.items())
-      if (!seen_.count(key)) throw ProtocolError(fmt::format("request '{}': unknown key '{}'", op_, key));
-  }
-
- private:
-  template <class T>
-  void read(const char* key, T& out) {
-    seen_.insert(key);
-    const json& v = m_.at(key);
-    bool ok;
-    if constexpr (std::is_same_v<T, bool>) ok = v.is_boolean();
-    else if constexpr (std::is_same_v<T, std::string>) ok = v.is_string();
-    else if constexpr (std::is_floating_point_v<T>) ok = v.is_number();
-    else if constexpr (std::is_unsigned_v<T>) ok = v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0);
-    else if constexpr (std::is_integral_v<T>) ok = v.is_number_integer();
-    else ok = v.is_array();
-    if (!ok) throw ProtocolError(fmt::format("request '{}': '{}' has the wrong type ({})", op_, key, v.dump()));
-    try {
-      out = v.get<T>();
-    } catch (const std::exception& e) {
-      throw ProtocolError(fmt::format("request '{}': '{}': {}", op_, key, e.what()));
-    }
-  }
-  const json& m_;
-  std::string op_;
-  std::set<std::string> seen_;
-};
-
 template <class R>
 R parse_as(const json& m, const std::string& op);
 
 template <>
 SetupRequest parse_as(const json& m, const std::string& op) {
   SetupRequest r;
-  Fields f(m, op);
+  StrictFields f(m, "request", op);
   f.required("static_seed", r.static_seed);
   f.required("dynamic_seed", r.dynamic_seed);
   f.finish();
@@ -76,7 +30,7 @@ SetupRequest parse_as(const json& m, const std::string& op) {
 template <>
 CheckRequest parse_as(const json& m, const std::string& op) {
   CheckRequest r;
-  Fields f(m, op);
+  StrictFields f(m, "request", op);
   f.required("seed", r.seed);
   f.required("dir", r.dir);
   f.optional("tag", r.tag);
@@ -89,7 +43,7 @@ CheckRequest parse_as(const json& m, const std::string& op) {
 template <>
 ReplayRequest parse_as(const json& m, const std::string& op) {
   ReplayRequest r;
-  Fields f(m, op);
+  StrictFields f(m, "request", op);
   f.required("seed", r.seed);
   f.required("dir", r.dir);
   f.optional("tag", r.tag);
@@ -101,7 +55,7 @@ ReplayRequest parse_as(const json& m, const std::string& op) {
 template <>
 WarmupRequest parse_as(const json& m, const std::string& op) {
   WarmupRequest r;
-  Fields f(m, op);
+  StrictFields f(m, "request", op);
   f.optional("mode", r.mode);
   f.optional("count", r.count);
   f.optional("min_time_s", r.min_time_s);
@@ -114,7 +68,7 @@ WarmupRequest parse_as(const json& m, const std::string& op) {
 template <>
 TimeRequest parse_as(const json& m, const std::string& op) {
   TimeRequest r;
-  Fields f(m, op);
+  StrictFields f(m, "request", op);
   f.optional("mode", r.mode);
   f.required("samples", r.samples);
   f.optional("batch", r.batch);
@@ -134,7 +88,7 @@ TimeRequest parse_as(const json& m, const std::string& op) {
 template <>
 ReferenceRequest parse_as(const json& m, const std::string& op) {
   ReferenceRequest r;
-  Fields f(m, op);
+  StrictFields f(m, "request", op);
   f.required("samples", r.samples);
   f.required("sample_seed", r.sample_seed);
   f.required("projection_key", r.projection_key);
@@ -145,7 +99,7 @@ ReferenceRequest parse_as(const json& m, const std::string& op) {
 template <>
 SensitivityRequest parse_as(const json& m, const std::string& op) {
   SensitivityRequest r;
-  Fields f(m, op);
+  StrictFields f(m, "request", op);
   f.required("seed", r.seed);
   f.required("alt_seed", r.alt_seed);
   f.finish();
@@ -154,13 +108,13 @@ SensitivityRequest parse_as(const json& m, const std::string& op) {
 
 template <>
 MemoryRequest parse_as(const json& m, const std::string& op) {
-  Fields(m, op).finish();
+  StrictFields(m, "request", op).finish();
   return {};
 }
 
 template <>
 ExitRequest parse_as(const json& m, const std::string& op) {
-  Fields(m, op).finish();
+  StrictFields(m, "request", op).finish();
   return {};
 }
 

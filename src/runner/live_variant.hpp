@@ -4,6 +4,7 @@
 #pragma once
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "core/stopping.hpp"
 #include "core/validity.hpp"
 #include "core/verdict.hpp"
+#include "core/worker_replies.hpp"
 #include "runner/variant_worker.hpp"
 
 namespace aisp {
@@ -50,5 +52,18 @@ Memory memory_from_json(const json& j);
 // Marks a variant failed with the worker's error reply; a reply of kind "validity" makes it INVALID.
 void fail(LiveVariant& l, const Reply& r, const std::string& phase);
 void fail(LiveVariant& l, const std::string& kind, const std::string& message, const char* status = status::failed_error);
+
+// A reply parsed with `parse` (core/worker_replies.hpp); a reply that breaks the protocol fails the variant
+// (kind "protocol") and gives nullopt.
+template <class Parse>
+auto parse_reply(LiveVariant& l, const Reply& r, Parse&& parse, const std::string& phase)
+    -> std::optional<decltype(parse(r.body))> {
+  try {
+    return parse(r.body);
+  } catch (const ProtocolError& e) {
+    fail(l, "protocol", phase + ": " + e.what());
+    return std::nullopt;
+  }
+}
 
 }  // namespace aisp

@@ -89,7 +89,8 @@ void check_input_sensitivity(std::vector<LiveVariant>& live, uint64_t seed, uint
       fail(l, r, "sensitivity round");
       continue;
     }
-    changed[i] = r.body.at("changed");
+    auto s = parse_reply(l, r, parse_sensitivity_reply, "sensitivity round");
+    if (s) changed[i] = s->changed;
   }
   if (live[0].failed || !changed[0].is_object()) return;
   std::vector<std::string> followed;

@@ -13,7 +13,11 @@ std::string TargetRun::baseline_reference(uint64_t seed, const std::string& tag,
       to_json(CheckRequest{seed, (work_ / "baseline_ref").string(), tag, /*audit=*/false, dump_files(base)}),
       kCheckTimeout * opt_.timeout_multiplier);
   if (!r.ok()) return "the baseline's reference run failed: " + r.reason;
-  ref = outputs_of(base, r.body);
+  try {
+    ref = outputs_of(base, parse_check_reply(r.body).outputs);
+  } catch (const ProtocolError& e) {
+    return std::string("the baseline's reference run broke the protocol: ") + e.what();
+  }
   return "";
 }
 
@@ -29,7 +33,7 @@ std::string TargetRun::agrees_with(const std::vector<OutputView>& reference, con
 
 std::string TargetRun::compare_with_baseline(LiveVariant& candidate, uint64_t seed, const json& outputs,
                                              const std::string& tag) {
-  std::vector<OutputView> cand = outputs_of(candidate, json{{"outputs", outputs}});
+  std::vector<OutputView> cand = outputs_of(candidate, outputs);
   // The baseline's own outputs would be overwritten by its reference run: keep a copy first.
   if (&candidate == &live_[0])
     for (auto& o : cand) o = reader_.keep(o);
@@ -55,14 +59,16 @@ void TargetRun::replay() {
       fail(l, r, "capture-replay");
       continue;
     }
-    if (!r.body.value("captured", false)) {
-      l.evidence["K10"] = "not applicable: run() cannot be captured into a CUDA graph (" + r.body.value("reason", "") +
+    auto c = parse_reply(l, r, [](const json& b) { return parse_check_reply(b, "replay"); }, "capture-replay");
+    if (!c) continue;
+    if (!c->captured) {
+      l.evidence["K10"] = "not applicable: run() cannot be captured into a CUDA graph (" + c->reason +
                           "); K8's audit covers it";
       continue;
     }
-    l.findings.add_json(r.body.value("findings", json::array()));
+    l.findings.add_all(c->findings);
     try {
-      std::vector<OutputView> replayed = outputs_of(l, r.body);
+      std::vector<OutputView> replayed = outputs_of(l, c->outputs);
       if (&l == &live_[0])
         for (auto& o : replayed) o = reader_.keep(o);
       if (!have_ref) {

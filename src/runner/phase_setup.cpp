@@ -21,10 +21,12 @@ bool TargetRun::setup() {
       fail(l, r, "setup");
       continue;
     }
-    l.result->memory = memory_from_json(r.body.at("memory"));
-    l.buffers = r.body.at("buffers");
-    l.findings.add_json(r.body.value("findings", json::array()));
-    if (r.body.value("audit_unavailable", json()).is_string()) l.audit_unavailable = r.body["audit_unavailable"];
+    auto s = parse_reply(l, r, parse_setup_reply, "setup");
+    if (!s) continue;
+    l.result->memory = memory_from_json(s->memory);
+    l.buffers = s->buffers;
+    l.findings.add_all(s->findings);
+    if (s->audit_unavailable) l.audit_unavailable = *s->audit_unavailable;
     map_outputs(l);
   }
   return !baseline_failed();

@@ -23,28 +23,29 @@ constexpr int kMaxAuditedBlocks = 6, kMaxAuditedSamples = 32;
 constexpr double kThrottleClockFraction = 0.75;
 
 // The samples of one block into the variant's series: audited ones apart, throttled ones discarded.
-BlockClocks record_samples(LiveVariant& l, const json& samples, bool audited, double wall_ms, double max_clock_mhz) {
+BlockClocks record_samples(LiveVariant& l, const std::vector<TimedSampleReply>& samples, bool audited, double wall_ms,
+                           double max_clock_mhz) {
   BlockClocks clocks{0, wall_ms};
   for (auto& s : samples) {
-    double gpu = s.at("gpu_ms"), mhz = s.value("sm_mhz", 0.0);
-    clocks.claimed_ms += gpu * s.value("batch", 1);
+    double gpu = s.gpu_ms, mhz = s.sm_mhz;
+    clocks.claimed_ms += gpu * s.batch;
     l.all_gpu_ms.push_back(gpu);
-    l.all_wall_ms.push_back(s.value("wall_ms", 0.0));
+    l.all_wall_ms.push_back(s.wall_ms);
     // K6 judges unaudited samples only: under the CUPTI audit a device-wide sync also waits for CUPTI's own
     // activity flush (measured ~1.5 ms after run()s that wait on the host), which is the harness's work, not
     // the benchmark's. A deferring cheat leaves work after every sample, so the unaudited ones still show it.
-    l.drain_us.push_back(audited ? -1.0 : s.value("drain_us", -1.0));
+    l.drain_us.push_back(audited ? -1.0 : s.drain_us);
     if (audited) {
       l.result->audit_samples_ms.push_back(gpu);
       continue;
     }
-    uint64_t reasons = s.value("throttle", uint64_t{0});
+    uint64_t reasons = s.throttle;
     if ((reasons & throttle::slowdown_mask) || (mhz > 0 && max_clock_mhz > 0 && mhz < kThrottleClockFraction * max_clock_mhz)) {
       l.result->discarded++;
       continue;
     }
     l.result->samples_ms.push_back(gpu);
-    l.result->wall_ms.push_back(s.value("wall_ms", 0.0));
+    l.result->wall_ms.push_back(s.wall_ms);
     l.criterion.add(gpu / 1000.0);
   }
   return clocks;
@@ -63,8 +64,10 @@ bool TargetRun::warm_up() {
       fail(*l, r, "warm-up");
       continue;
     }
-    l->estimate_ms = std::max(r.body.value("estimate_ms", 0.0), 1e-4);
-    l->result->warmup_runs = r.body.value("runs", 0);
+    auto w = parse_reply(*l, r, parse_warmup_reply, "warm-up");
+    if (!w) continue;
+    l->estimate_ms = std::max(w->estimate_ms, 1e-4);
+    l->result->warmup_runs = w->runs;
     l->criterion = StdRelCriterion(opt_.policy);
   }
   if (baseline_failed()) return false;
@@ -146,9 +149,11 @@ void TargetRun::run_block(LiveVariant& l) {
     fail(l, r, "timing");
     return;
   }
-  record_block(l, r);
+  auto t = parse_reply(l, r, parse_time_reply, "timing");
+  if (!t) return;
+  record_block(l, *t, r.wall_s);
   bool met = stopping_rule_met(l);
-  bool audited = r.body.value("audited", false);
+  bool audited = t->audited;
   if (l.final_audit_pending && audited) l.final_audit_done = true;
   // One last audited block after the stopping rule: late behaviour is audited too.
   l.final_audit_pending = met && opt_.validity && !l.final_audit_done && l.audit_unavailable.empty();
@@ -156,23 +161,22 @@ void TargetRun::run_block(LiveVariant& l) {
   progress(l.result->name, "timing", static_cast<int64_t>(l.result->samples_ms.size()), l.criterion.noise(), l.estimate_ms);
 }
 
-void TargetRun::record_block(LiveVariant& l, const Reply& r) {
+void TargetRun::record_block(LiveVariant& l, const TimeReply& r, double wall_s) {
   ++l.blocks_done;
-  l.sampling_wall_s += r.wall_s;
+  l.sampling_wall_s += wall_s;
   json& overhead = l.result->harness_overhead_ms;
-  const json host_ms = r.body.value("host_ms", json::object());  // a named copy: items() must not outlive it
-  for (const auto& [k, v] : host_ms.items())
-    if (v.is_number()) overhead[k] = overhead.value(k, 0.0) + v.get<double>();
-  overhead["supervisor_block"] = overhead.value("supervisor_block", 0.0) + r.wall_s * 1000.0;
-  l.findings.add_json(r.body.value("findings", json::array()));
-  if (!r.body.value("blocking", true)) l.result->timing_note = r.body.value("blocking_note", "");
-  bool audited = r.body.value("audited", false);
-  if (const json& p = r.body.value("projections", json()); p.is_array())
-    for (size_t k = 0; k < p.size(); ++k) l.projections[l.samples_run + static_cast<int64_t>(k)] = sample_projection_from_json(p[k]);
-  l.samples_run += static_cast<int64_t>(r.body.at("samples").size());
-  BlockClocks clocks = record_samples(l, r.body.at("samples"), audited, r.wall_s * 1000.0, device_.sm_clock_max_mhz);
+  for (const auto& [k, v] : r.host_ms) overhead[k] = overhead.value(k, 0.0) + v;
+  overhead["supervisor_block"] = overhead.value("supervisor_block", 0.0) + wall_s * 1000.0;
+  l.findings.add_all(r.findings);
+  if (!r.blocking) l.result->timing_note = r.blocking_note;
+  const bool audited = r.audited;
+  if (r.projections.is_array())
+    for (size_t k = 0; k < r.projections.size(); ++k)
+      l.projections[l.samples_run + static_cast<int64_t>(k)] = sample_projection_from_json(r.projections[k]);
+  l.samples_run += static_cast<int64_t>(r.samples.size());
+  BlockClocks clocks = record_samples(l, r.samples, audited, wall_s * 1000.0, device_.sm_clock_max_mhz);
   l.blocks.push_back(clocks);
-  if (const json& t = r.body.value("telemetry", json()); t.is_object()) {
+  if (const json& t = r.telemetry; t.is_object()) {
     json& series = l.result->telemetry;
     for (const char* k : {"power_w", "temp_c", "mem_mhz", "energy_mj"})
       if (t.contains(k) && t[k].is_number()) series[k].push_back(t[k]);
@@ -181,11 +185,11 @@ void TargetRun::record_block(LiveVariant& l, const Reply& r) {
   }
   if (audited) ++l.result->audited_blocks;
   // K3 in timing: the one sample of an audited block dumped in full, on its fresh inputs, against the baseline.
-  if (const json& v = r.body.value("verified", json()); v.is_object()) {
+  if (const auto& v = r.verified) {
     try {
-      std::string why = compare_with_baseline(l, v.at("seed").get<uint64_t>(), v.at("outputs"), "timed_ref");
+      std::string why = compare_with_baseline(l, v->seed, v->outputs, "timed_ref");
       if (why.empty()) ++l.full_timed_checks;
-      else l.findings.add("K3", fmt::format("timed sample {} of block {} (fresh inputs): {}", v.value("sample", 0),
+      else l.findings.add("K3", fmt::format("timed sample {} of block {} (fresh inputs): {}", v->sample,
                                              l.blocks_done - 1, why));
     } catch (const std::exception& e) {
       l.findings.add("K3", std::string("timed outputs could not be compared: ") + e.what());

@@ -76,10 +76,12 @@ bool TargetRun::verify() {
         fail(l, r, "verification run");
         continue;
       }
-      l.findings.add_json(r.body.value("findings", json::array()));
-      for (auto& name : r.body.at("inputs_changed")) records[i].mutated_inputs.push_back(name);
+      auto c = parse_reply(l, r, [](const json& b) { return parse_check_reply(b); }, "verification run");
+      if (!c) continue;
+      l.findings.add_all(c->findings);
+      for (auto& name : c->inputs_changed) records[i].mutated_inputs.push_back(name);
       try {
-        std::vector<OutputView> outputs = outputs_of(l, r.body);
+        std::vector<OutputView> outputs = outputs_of(l, c->outputs);
         for (auto& o : outputs) records[i].unwritten += reader_.unwritten(o);
         if (i == 0) {
           base_outputs = std::move(outputs);

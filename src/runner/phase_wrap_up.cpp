@@ -81,7 +81,8 @@ bool TargetRun::wrap_up() {
                              : !l->stop_note.empty() ? l->stop_note
                                                      : l->criterion.reason(l->sampling_wall_s);
     Reply r = l->worker->request(to_json(MemoryRequest{}), 30);
-    if (r.ok()) l->result->memory = memory_from_json(r.body.at("memory"));
+    if (r.ok())
+      if (auto m = parse_reply(*l, r, parse_memory_reply, "memory")) l->result->memory = memory_from_json(m->memory);
   }
   if (opt_.validity) verify_timed_samples(live_, sample_check_, rng_);
   for (LiveVariant* l : timed_) judge_timing_validity(*l, opt_, base_workload_, device_);

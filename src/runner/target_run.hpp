@@ -44,7 +44,7 @@ class TargetRun {
 
   // Timing internals (phase_timing.cpp).
   void run_block(LiveVariant& l);
-  void record_block(LiveVariant& l, const Reply& r);
+  void record_block(LiveVariant& l, const TimeReply& r, double wall_s);
   bool stopping_rule_met(LiveVariant& l);
   bool comparison_decided(LiveVariant& l);
   double decision_band(const LiveVariant& l) const;
@@ -60,8 +60,8 @@ class TargetRun {
   void map_outputs(LiveVariant& l);
   void unmap_outputs();
   bool dump_files(const LiveVariant& l) const { return l.mapped_outputs.empty() || opt_.keep_outputs; }
-  std::vector<OutputView> outputs_of(const LiveVariant& l, const json& reply) const {
-    return reader_.views(reply.at("outputs"), l.mapped_outputs);
+  std::vector<OutputView> outputs_of(const LiveVariant& l, const json& outputs) const {
+    return reader_.views(outputs, l.mapped_outputs);
   }
   void progress(const std::string& variant, const std::string& phase, int64_t n = 0, double noise = 0, double med = 0);
   void enter_phase(const std::string& phase);

@@ -61,10 +61,16 @@ void verify_timed_samples(std::vector<LiveVariant>& live, const TimedSampleCheck
     double timeout = 60 + 20.0 * extra.size() * base.result->timing.median / 1000.0;
     Reply r = base.worker->request(to_json(ReferenceRequest{extra, c.sample_seed, c.projection_key}),
                                    timeout * c.timeout_multiplier);
-    if (!r.ok()) reference_error = r.reason;
-    else
-      for (size_t i = 0; i < extra.size() && i < r.body.at("projections").size(); ++i)
-        reference[extra[i]] = sample_projection_from_json(r.body["projections"][i]);
+    if (!r.ok()) {
+      reference_error = r.reason;
+    } else {
+      try {
+        json p = parse_reference_reply(r.body).projections;
+        for (size_t i = 0; i < extra.size() && i < p.size(); ++i) reference[extra[i]] = sample_projection_from_json(p[i]);
+      } catch (const ProtocolError& e) {
+        reference_error = e.what();
+      }
+    }
   }
   for (size_t i = 1; i < live.size(); ++i) {
     LiveVariant& l = live[i];

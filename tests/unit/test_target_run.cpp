@@ -11,6 +11,7 @@
 
 #include "core/sample_projection.hpp"
 #include "core/schema.hpp"
+#include "core/worker_requests.hpp"
 #include "runner/target_runner.hpp"
 
 namespace aisp {
@@ -61,15 +62,18 @@ class FakeWorker final : public VariantWorker {
                {"goal", "speed"}, {"requirements", to_json(Requirements{})}, {"min_speedup", 0.0}});
   }
   Reply request(json req, double) override {
+    parse_request(req);  // every request the supervisor sends is a valid typed one (throws otherwise)
     std::string op = req.at("op");
     if (op == "setup")
       return ok({{"buffers", json::array({{{"name", "in"}, {"kind", "input"}, {"dtype", "f32"}, {"shape", {4}}, {"role", "dynamic"}},
                                           {{"name", "out"}, {"kind", "output"}, {"dtype", "f32"}, {"shape", {4}}}})},
                  {"memory", {{"peak_mb", 1.0}}}, {"findings", json::array()}});
-    if (op == "check") return ok({{"outputs", dump(req, req.at("seed"))}, {"inputs_changed", json::array()}, {"findings", json::array()}});
+    if (op == "check")
+      return ok({{"outputs", dump(req, req.at("seed"))}, {"inputs_changed", json::array()}, {"findings", json::array()},
+                 {"wall_ms", b_.ms}, {"memory", {{"peak_mb", 1.0}}}});
     if (op == "sensitivity") return ok({{"changed", {{"in", b_.reads_input}}}});
     if (op == "replay") return ok({{"captured", false}, {"reason", "scripted worker"}});
-    if (op == "warmup") return ok({{"runs", 3}, {"estimate_ms", b_.ms}});
+    if (op == "warmup") return ok({{"runs", 3}, {"estimate_ms", b_.ms}, {"stable", true}, {"elapsed_ms", 3 * b_.ms}});
     if (op == "time") return time(req);
     if (op == "reference") {
       json p = json::array();
@@ -98,13 +102,15 @@ class FakeWorker final : public VariantWorker {
     int64_t first = req.at("first_sample");
     json s = json::array(), p = json::array();
     for (int i = 0; i < samples; ++i) {
-      s.push_back({{"gpu_ms", b_.ms}, {"wall_ms", b_.ms + 0.05}, {"batch", 1}, {"drain_us", 2.0}});
+      s.push_back({{"gpu_ms", b_.ms}, {"wall_ms", b_.ms + 0.05}, {"enqueue_ms", 0.01}, {"batch", 1}, {"drain_us", 2.0},
+                   {"sm_mhz", 0.0}, {"throttle", 0}});
       bool wrong = b_.wrong_samples_from >= 0 && first + i >= b_.wrong_samples_from;
       p.push_back(to_json(projection(sample_seed(req.at("sample_seed"), first + i), wrong)));
     }
     // Audited as asked (a worker without CUPTI would have said so in its setup reply).
     Reply r = ok({{"samples", s}, {"projections", p}, {"audited", req.value("audit", false)}, {"findings", json::array()},
-                  {"blocking", true}});
+                  {"blocking", true}, {"audit", nullptr}, {"verified", nullptr}, {"host_ms", json::object()},
+                  {"telemetry", nullptr}});
     r.wall_s = samples * (b_.ms + 0.05) / 1000.0;  // the supervisor's clock sees at least the claimed GPU time (K7)
     return r;
   }
