@@ -5,7 +5,7 @@
 // before it unmaps, so the host cannot run ahead of the GPU: every step pays its allocation calls serially
 // with its kernels. It cannot be captured into a CUDA graph (K10 is recorded as not applicable).
 // Expected on Hopper: ~11 x (cudaMalloc + cudaFree) = 0.3-1 ms of host time against ~60 us of kernels.
-// Measured: see the chapter README.
+// Measured (H100 SXM VM, 2026-11-25, cold mode, every check passed): 1.172 ms per step (noise 12%: host-bound).
 #include "caching_allocator.cuh"
 
 namespace {

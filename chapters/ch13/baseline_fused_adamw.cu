@@ -4,7 +4,7 @@
 // costs the host ~3-5 us to issue and the GPU ~1-2 us to start, and 140 of the 148 tensors have fewer
 // than 600 K elements, so most launches finish before the next one is issued.
 // Expected on Hopper: ~148 x ~4 us of issue = ~0.6 ms, against ~0.33 ms of HBM traffic (951 MB).
-// Measured: see the chapter README.
+// Measured (H100 SXM VM, 2026-11-25, cold mode, every check passed): 915.6 us per step.
 #include "fused_adamw.cuh"
 
 namespace {

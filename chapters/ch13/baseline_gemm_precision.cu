@@ -3,7 +3,7 @@
 // Technique: none; the Linear layer in full precision. FP32 GEMMs on Hopper run on the CUDA cores' FMA
 // pipes (TF32 is off, as the harness pins it): 128 FP32 FMA per SM per clock, ~67 TFLOP/s at 1.98 GHz.
 // Expected on Hopper: ~50-60 TFLOP/s: ~20 ms at 8192^3.
-// Measured: see the chapter README.
+// Measured (H100 SXM VM, 2026-11-25, cold mode, every check passed): 21.49 ms (51.2 TFLOP/s).
 #include "gemm_precision.cuh"
 
 namespace {

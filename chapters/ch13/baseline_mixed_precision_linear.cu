@@ -3,7 +3,7 @@
 // Technique: none; FP32 training. Three cuBLAS GEMMs on FP32 operands with FP32 compute; with TF32 off
 // (the harness pins the math mode) they run on the CUDA cores' FMA pipes, ~67 TFLOP/s peak on H100 SXM.
 // Expected on Hopper: 824 GFLOP at ~50 TFLOP/s: ~16-17 ms.
-// Measured: see the chapter README.
+// Measured (H100 SXM VM, 2026-11-25, cold mode, every check passed): 15.995 ms (51.5 TFLOP/s).
 #include "mixed_precision_linear.cuh"
 
 namespace {

@@ -7,7 +7,8 @@
 // Why it is faster: no driver call and no device-wide synchronization per step; the host enqueues the
 // 12 kernels back to back and only the kernels remain. Stream order keeps reuse safe (one stream).
 // Expected on Hopper: the kernels plus ~12 launches (~60-80 us), 5-15x over per-step cudaMalloc/cudaFree.
-// Measured: see the chapter README.
+// Measured (H100 SXM VM, 2026-11-25, cold mode, every check passed): 99.4 us, 11.8x [11.5, 12.1]; the cache holds 88
+// MiB more device memory (peak 110 vs 22 MiB), the trade every caching allocator makes.
 #include <memory>
 
 #include "block_cache.hpp"

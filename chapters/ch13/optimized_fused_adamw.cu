@@ -8,7 +8,8 @@
 // Why it is faster: 1 launch instead of 148; small tensors run side by side on different SMs instead of
 // one after another.
 // Expected on Hopper: close to the HBM time of the 951 MB it moves (~0.33-0.4 ms), ~1.5-2x.
-// Measured: see the chapter README.
+// Measured (H100 SXM VM, 2026-11-25, cold mode, every check passed): 396.5 us, 2.31x [2.27, 2.35] (951 MB in 396 us =
+// 2.4 TB/s).
 #include <vector>
 
 #include "fused_adamw.cuh"

@@ -5,7 +5,8 @@
 // compute writes FP32 C.
 // Why it is faster: Hopper's dense BF16 tensor-core rate is ~990 TFLOP/s against ~67 TFLOP/s of FP32 FMA.
 // Expected on Hopper: cast ~0.1 ms + GEMM ~1.4 ms (~780 TFLOP/s): ~13x over FP32. Error rms ~0.06.
-// Measured: see the chapter README.
+// Measured (H100 SXM VM, 2026-11-25, cold mode, every check passed): 1.535 ms, 14.0x [13.7, 14.3] (716 TFLOP/s
+// including the cast); max |diff| vs FP32 0.35.
 #include "gemm_precision.cuh"
 #include "low_precision_cast.cuh"
 

@@ -7,7 +7,8 @@
 // Expected on Hopper: index math, not HBM, bounds it: ~1.5-2x the 66 us that 201 MB of traffic needs.
 // (A generic kernel with host-precomputed magic-number dividers, PyTorch's IntDivider, closes part of the
 // index-math gap but still cannot vectorize without knowing the layout.)
-// Measured: see the chapter README.
+// Measured (H100 SXM VM, 2026-11-25, cold mode, every check passed): 463.1 us (0.43 TB/s: the index math, not HBM,
+// bounds it).
 #include "nvrtc_specialization.cuh"
 
 namespace {

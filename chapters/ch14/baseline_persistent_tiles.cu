@@ -4,7 +4,7 @@
 // a 132-SM GPU: three quarters of the SMs idle, and each tile pays a launch (~2-3 us of GPU-side setup
 // plus the host's issue time) and a tail in which its last rows finish alone.
 // Expected on Hopper: ~128 x 4-6 us = 0.5-0.8 ms against ~90 us of HBM time for 256 MiB.
-// Measured: see the chapter README.
+// Measured (H100 SXM VM, 2026-11-25, cold mode, every check passed): 796.7 us (noise 10%: host-bound launches).
 #include "persistent_tiles.cuh"
 
 namespace {

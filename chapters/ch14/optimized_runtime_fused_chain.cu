@@ -8,7 +8,8 @@
 // Why it is faster: x, z and r are read once and y written once (16 B per element instead of ~170 B
 // through 15 intermediates), and one launch instead of 16.
 // Expected on Hopper: ~268 MB at ~2.8-3 TB/s: ~90-100 us, ~6x.
-// Measured: see the chapter README.
+// Measured (H100 SXM VM, 2026-11-25, cold mode, every check passed): 86.1 us, 10.3x [10.2, 10.5] (268 MB in 86 us =
+// 3.1 TB/s); NVRTC compile 76 ms once in setup (cubin 10.7 KB).
 #include <cstdio>
 #include <string>
 

@@ -6,7 +6,8 @@
 // fixed-size array with constant indices, so they stay in registers: the row is read from memory once.
 // Why it is faster: one read and one write of each row instead of two reads and one write.
 // Expected on Hopper: ~190-200 us (512 MiB at ~2.8 TB/s), ~1.3x.
-// Measured: see the chapter README.
+// Measured (H100 SXM VM, 2026-11-25, cold mode, every check passed): 176.2 us, 1.47x [1.44, 1.50] (537 MB in 176 us =
+// 3.05 TB/s); max |diff| 3.7e-9.
 #include "template_specialization.cuh"
 
 namespace {
