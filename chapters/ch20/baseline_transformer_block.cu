@@ -1,14 +1,14 @@
 // ch20 transformer_block, baseline: the block as an eager framework runs it, op by op through HBM.
 //
 // Technique: RMSNorm kernel -> cuBLAS QKV GEMM -> head-split copy -> attention as cuBLAS Q K^T (fp32
-// scores, all 8192 x 8192 per head) -> causal softmax kernel (ch10's, writes bf16 P) -> cuBLAS P V ->
+// scores, all 6144 x 6144 per head) -> causal softmax kernel (ch10's, writes bf16 P) -> cuBLAS P V ->
 // head-merge copy -> cuBLAS out-projection -> residual-add kernel -> RMSNorm kernel -> cuBLAS up-projection
 // -> GELU kernel -> cuBLAS down-projection -> residual-add kernel. Every GEMM is cuBLAS at full speed; what
 // is naive is the data movement between them.
-// Why it is slow: the unfused attention writes and reads 4 GiB of fp32 scores and 2 GiB of probabilities
-// per call (16 heads x 8192^2) and computes the masked half anyway; every elementwise op is a round trip
-// of a [8192][2048] or [8192][8192] activation.
-// Expected on Hopper: ~6-7 ms (GEMMs ~1.2 ms, attention ~5 ms, elementwise ~0.3 ms). Measured: see README.
+// Why it is slow: the unfused attention writes and reads the fp32 scores and the probabilities
+// per call (16 heads x 6144^2: 2.25 GiB of scores, 1.1 GiB of P) and computes the masked half anyway; every elementwise op is a round trip
+// of a [6144][2048] or [6144][8192] activation.
+// Expected on Hopper: ~4 ms (GEMMs ~0.9 ms, attention ~2.9 ms, elementwise ~0.2 ms). Measured: see README.
 #include "../ch10/attention_unfused.cuh"
 #include "transformer_block.cuh"
 
