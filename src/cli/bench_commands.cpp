@@ -267,6 +267,21 @@ void add_run_command(CLI::App& bench, BenchArgs& a) {
                   "deep_dive); profiles go to <run>/profiles/ and the store")
       ->check(CLI::IsMember({"none", "minimal", "roofline", "deep_dive"}))
       ->capture_default_str();
+  run->add_option("--ncu-metric-set", r.ncu_metric_set,
+                  "The ncu preset of the profile step (minimal, roofline, deep_dive); auto: the --profile preset. "
+                  "Given without --profile it turns the profile step on")
+      ->check(CLI::IsMember({"auto", "minimal", "roofline", "deep_dive"}))
+      ->capture_default_str();
+  run->add_option("--suite-timeout", r.suite_timeout_s,
+                  "Seconds: no target starts after the suite has run this long (a running one finishes); the rest "
+                  "are recorded as skipped (suite_timeout) and the run exits 1 (0: no limit)")
+      ->check(CLI::NonNegativeNumber);
+  run->add_flag("--cold-start", r.cold_start,
+                "Reuse nothing across targets: a fresh output-comparison device per target and CUDA's JIT cache off "
+                "for the workers (each variant already runs in its own new process); recorded in the manifest");
+  run->add_option("--target-extra-arg", r.target_extra_args,
+                  std::string("TARGET=ARGS: options for one target (id without axis point, or a chapter), e.g. "
+                              "'ch07:copy_scalar=--axis n=1M'; repeatable. ARGS: ") + kTargetExtraArgOptions);
   run->add_flag("--json", a.as_json, "Print the results JSON instead of the Markdown table");
   run->callback([&a] {
     int code = run_command(a);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/discovery.hpp"
+#include "runner/target_extra_args.hpp"
 
 namespace aisp {
 
@@ -39,6 +40,14 @@ struct BenchRequest {
   std::string profile = "none";  // ncu preset run over every variant after the timing
   bool live_progress = true;     // the progress line on stderr (off when stdout carries JSON)
   bool keep_outputs = false;     // every compared output also dumped to files, kept under the run's work/
+  // > 0: no target starts once the suite has run this many seconds; the rest are recorded as skipped
+  // (reason "suite_timeout") and listed in the manifest; a target in flight is never cut short.
+  double suite_timeout_s = 0;
+  // Nothing of one target is reused by the next (docs/cli.md says what that changes): a fresh output
+  // comparison device per target, CUDA's on-disk JIT cache off for the workers; recorded in the manifest.
+  bool cold_start = false;
+  std::string ncu_metric_set = "auto";       // the ncu preset of the profile step; auto: --profile's
+  std::vector<std::string> target_extra_args;  // "TARGET=ARGS" (runner/target_extra_args.hpp)
 };
 
 // A request the runner refuses, with the exit code docs/cli.md gives it (2 usage, 3 refused by the
@@ -51,8 +60,15 @@ struct BenchError : std::runtime_error {
   int exit_code;
 };
 
-// Throws BenchError for a request that cannot run (an unknown --mode), before any work starts.
+// Throws BenchError for a request that cannot run (an unknown --mode or --ncu-metric-set, a negative
+// --suite-timeout, a malformed --target-extra-arg), before any work starts.
 void check_request(const BenchRequest& request);
+
+// The ncu preset the profile step runs: --ncu-metric-set unless auto, else --profile; "none": no profiling.
+std::string profile_preset(const BenchRequest& request);
+
+// The --target-extra-arg values parsed; throws BenchError (option --target-extra-arg) for a malformed one.
+std::vector<TargetExtraArgs> target_extra_args(const BenchRequest& request);
 
 // The run directory label: --label, else "targets-" / "calibrate-" and the selectors joined by '_'.
 std::string run_label(const BenchRequest& request);
@@ -62,7 +78,9 @@ std::vector<std::string> report_formats(const BenchRequest& request);
 
 // The selected targets as they will run: for calibrate, each baseline's optimized variants replaced by
 // `replicates` copies of the baseline (aa_self_1…); then each target once per --axis point (every
-// combination, first axis outermost). Throws BenchError (option --axis) for a malformed axis.
+// combination, first axis outermost). A target a --target-extra-arg with --axis applies to takes those
+// axes instead of the run's. Throws BenchError (option --axis or --target-extra-arg) for a malformed axis,
+// and for an extra arg that applies to no selected target (a typo must not pass silently).
 std::vector<Target> targets_to_run(std::vector<Target> selected, const BenchRequest& request);
 
 }  // namespace aisp

@@ -84,6 +84,9 @@ SuiteOptions suite_options(const BenchRequest& r, const fs::path& aisp_exe, cons
   o.expectations.source_root = r.bench_root.empty() ? source_root : fs::path(r.bench_root);
   o.expectations.update = r.update_expectations;
   o.expectations.accept_regressions = r.accept_regressions;
+  o.target_extras = target_extra_args(r);
+  o.suite_timeout_s = r.suite_timeout_s;
+  o.cold_start = r.cold_start;
   return o;
 }
 
@@ -109,13 +112,18 @@ json bench_manifest(const BenchRequest& r, const json& info, const EnvironmentRe
           {"seeds", seeds},
           {"iterations_override", r.iterations},
           {"warmup", r.warmup},
-          {"compile_failures", compile_failures}};
+          {"compile_failures", compile_failures},
+          {"cold_start", r.cold_start},
+          {"suite_timeout_s", r.suite_timeout_s},
+          {"target_extra_args", r.target_extra_args},
+          {"profile_preset", profile_preset(r)}};
 }
 
 BenchOutcome run_bench(const BenchRequest& r, BenchHost& host) {
   check_request(r);
   // A missing profiler is a usage error found before any GPU time is spent, not after the timing.
-  if (r.profile != "none") host.require_profiler();
+  const std::string preset = profile_preset(r);
+  if (preset != "none") host.require_profiler();
   BenchCatalog catalog = load_catalog(r.bench_root, host.built_plugin_root(), host.aisp_exe(), true);
   for (auto& f : catalog.compile_failures) std::cerr << "compile error: " << f << "\n";
   BenchOutcome out;
@@ -124,6 +132,7 @@ BenchOutcome run_bench(const BenchRequest& r, BenchHost& host) {
   fs::path source_root = host.source_root();
   SuiteOptions o = suite_options(r, host.aisp_exe(), catalog.plugin_root, source_root);
   o.run.output_device = host.output_device();
+  if (r.cold_start) o.fresh_output_device = [&host] { return host.output_device(); };
   // Before any GPU work: the artifacts directory must be writable.
   out.run_dir = prepare_run_dir(o.artifacts_dir, o.label.substr(0, 80));
   json info = gpu_facts_or_refuse(host, out.run_dir);
@@ -138,8 +147,8 @@ BenchOutcome run_bench(const BenchRequest& r, BenchHost& host) {
   out.exit_code = s.exit_code;
   if (!r.no_db) host.store_run(out.run_dir, r.db, r.artifacts_dir);  // warns, never fails the run
   // Profiling after timing, never inside it: ncu replays each kernel many times with its counters on.
-  if (r.profile != "none" && !r.calibrate)
-    host.profile_run(out.targets, catalog.plugin_root, out.run_dir, r.profile, r.db, r.artifacts_dir);
+  if (preset != "none" && !r.calibrate)
+    host.profile_run(out.targets, catalog.plugin_root, out.run_dir, preset, r.db, r.artifacts_dir);
   if (r.calibrate) {
     CalibrationProvenance where{info["hardware"], now_stamp("%Y-%m-%dT%H:%M:%S%z"), commit_of(git)};
     out.calibration = write_calibration(out.results, where, noise_floor_path(r.artifacts_dir, hwkey));

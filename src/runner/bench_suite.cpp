@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 
 #include "core/file_names.hpp"
@@ -51,6 +52,19 @@ fs::path prepare_run_dir(const fs::path& artifacts_dir, const std::string& label
   return dir;
 }
 
+TargetResult not_run_result(const Target& target, double limit_s, double elapsed_s) {
+  TargetResult r;
+  r.id = target.id;
+  r.chapter = target.chapter;
+  r.example = target.example;
+  r.status = status::skipped;
+  r.error = fmt::format("suite_timeout: not started, the suite had run {:.0f} s of its --suite-timeout {:.0f} s",
+                        elapsed_s, limit_s);
+  r.baseline.name = "baseline";
+  r.baseline.status = status::skipped;
+  return r;
+}
+
 SuiteOutcome run_suite(const std::vector<Target>& targets, const fs::path& run_dir, SuiteOptions o) {
   SuiteOutcome out;
   out.run_dir = run_dir;
@@ -77,7 +91,22 @@ SuiteOutcome run_suite(const std::vector<Target>& targets, const fs::path& run_d
   auto write_results = [&] {
     write_json_atomic(run_dir / "results" / "benchmark_test_results.json", results_document(out.results, started));
   };
+  if (o.cold_start) {
+    // Workers inherit the environment: with the on-disk JIT cache off, a PTX-only plugin is compiled
+    // afresh in every worker instead of being read back from an earlier target's compilation.
+    setenv("CUDA_CACHE_DISABLE", "1", 1);
+    manifest["cold_start"] = true;
+  }
+  json not_run = json::array();
   for (auto& target : targets) {
+    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (o.suite_timeout_s > 0 && elapsed >= o.suite_timeout_s) {
+      // A target in flight is never cut short; the ones after the limit are recorded as not run.
+      not_run.push_back(target.id);
+      out.results.push_back(not_run_result(target, o.suite_timeout_s, elapsed));
+      write_results();
+      continue;
+    }
     printer.next_target();
     write_json_atomic(run_dir / "progress" / "run_progress.json",
                       json{{"state", "running"}, {"target", target.id}, {"completed", out.results.size()},
@@ -86,7 +115,13 @@ SuiteOutcome run_suite(const std::vector<Target>& targets, const fs::path& run_d
                       -1);
     TargetResult r;
     try {
-      RunOptions run = o.run;
+      RunOptions run = run_options_for(target, o.run, o.target_extras);
+      if (o.cold_start && o.fresh_output_device) {
+        // The previous target's device (its IPC mappings, its stream) is released before the next exists.
+        run.output_device.reset();
+        o.run.output_device.reset();
+        run.output_device = o.fresh_output_device();
+      }
       // This GPU's calibration for the target (its spread, else its floor); with none, the documented
       // default spread (core/noise_floor.hpp), so that a pair of processes running the same code is never
       // called FASTER or SLOWER for want of a calibration.
@@ -122,6 +157,8 @@ SuiteOutcome run_suite(const std::vector<Target>& targets, const fs::path& run_d
     write_results();
   }
 
+  if (o.suite_timeout_s > 0)
+    manifest["suite_timeout"] = {{"limit_s", o.suite_timeout_s}, {"reached", !not_run.empty()}, {"not_run", not_run}};
   manifest["end_time"] = now_stamp("%Y-%m-%dT%H:%M:%S%z");
   manifest["duration_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   write_json_atomic(run_dir / "manifest.json", manifest);
@@ -130,9 +167,12 @@ SuiteOutcome run_suite(const std::vector<Target>& targets, const fs::path& run_d
   std::vector<std::string> statuses;
   for (auto& r : out.results) statuses.push_back(r.status);
   out.exit_code = exit_code_for(statuses);
+  // Targets left out by --suite-timeout were not measured: the suite did not do what it was asked (1),
+  // unless an INVALID variant already makes it 3.
+  if (!not_run.empty() && out.exit_code == 0) out.exit_code = 1;
   write_json_atomic(run_dir / "progress" / "run_progress.json",
                     json{{"state", "finished"}, {"completed", out.results.size()}, {"total", targets.size()},
-                         {"exit_code", out.exit_code}}, -1);
+                         {"exit_code", out.exit_code}, {"not_run", not_run}}, -1);
   return out;
 }
 

@@ -2,6 +2,8 @@
 // (atomically, so a killed run loses at most the target in flight), reports and raw samples at the end.
 #pragma once
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +12,7 @@
 #include "core/expectation_check.hpp"
 #include "core/noise_floor.hpp"
 #include "core/result.hpp"
+#include "runner/target_extra_args.hpp"
 #include "runner/target_runner.hpp"
 
 namespace aisp {
@@ -23,7 +26,17 @@ struct SuiteOptions {
   bool live_progress = true;
   std::optional<NoiseFloor> noise_floor;  // this GPU's calibration, when one exists
   ExpectationCheckOptions expectations;   // compare with expectations_<hwkey>.json after the run
+  std::vector<TargetExtraArgs> target_extras;  // --target-extra-arg: run options of single targets
+  // --suite-timeout: > 0, no target starts after this many seconds; the rest become skipped results.
+  double suite_timeout_s = 0;
+  // --cold-start: each target gets a fresh output device from this factory (the previous one, with its
+  // IPC mappings and stream, is released first) and the workers run with CUDA's JIT cache disabled.
+  bool cold_start = false;
+  std::function<std::shared_ptr<OutputDevice>()> fresh_output_device;
 };
+
+// The result recorded for a target the suite did not start because --suite-timeout was reached.
+TargetResult not_run_result(const Target& target, double limit_s, double elapsed_s);
 
 struct SuiteOutcome {
   std::filesystem::path run_dir;

@@ -245,6 +245,7 @@ class FakeHost : public BenchHost {
   std::vector<TargetResult> results;  // what the "suite" returns
   int suite_exit = 0;
   std::vector<Target> suite_targets, profiled;
+  std::string profiled_preset;
   SuiteOptions suite_options_seen;
   std::vector<fs::path> stored;
 
@@ -260,9 +261,10 @@ class FakeHost : public BenchHost {
   json build_info() override { return {{"cuda_architectures", "90"}, {"build_type", "Release"}}; }
   void require_profiler() override {}
   void store_run(const fs::path& run_dir, const std::string&, const fs::path&) override { stored.push_back(run_dir); }
-  void profile_run(const std::vector<Target>& t, const fs::path&, const fs::path&, const std::string&,
+  void profile_run(const std::vector<Target>& t, const fs::path&, const fs::path&, const std::string& preset,
                    const std::string&, const fs::path&) override {
     profiled = t;
+    profiled_preset = preset;
   }
   SuiteOutcome run_suite(const std::vector<Target>& t, const fs::path& run_dir, const SuiteOptions& o) override {
     suite_targets = t;
@@ -420,6 +422,127 @@ TEST(BenchRun, AnAaRunWithoutSamplesWritesNothingAndExits1) {
     EXPECT_EQ(e.exit_code, 1);
   }
   EXPECT_FALSE(fs::exists(noise_floor_path(r.artifacts_dir, "h100")));
+}
+
+// --- bench-run options of issue 28: --target-extra-arg, --ncu-metric-set, --suite-timeout, --cold-start ---
+
+TEST(TargetExtraArgs, ParsesTargetAndPerTargetOptionsAndRefusesTheRest) {
+  TargetExtraArgs e = parse_target_extra_arg("ch07:copy=--axis n=1K,2K --iterations 20 --time-limit=3");
+  EXPECT_EQ(e.selector, "ch07:copy");
+  EXPECT_EQ(e.axes, (std::vector<std::string>{"n=1K,2K"}));  // split at the first '=' only
+  EXPECT_EQ(e.iterations, 20);
+  EXPECT_EQ(e.time_limit, 3.0);
+  EXPECT_FALSE(e.warmup);
+  for (const char* bad : {"ch07:copy", "=--iterations 3", "ch07:copy=", "ch07:copy=--mode hot",
+                          "ch07:copy=--iterations", "ch07:copy=--iterations 2.5", "ch07:copy=iterations 3"})
+    EXPECT_THROW(parse_target_extra_arg(bad), std::invalid_argument) << bad;
+}
+
+TEST(TargetExtraArgs, AxesReplaceTheRunsForThatTargetOnlyAndOptionsApplyToIt) {
+  BenchRequest r;
+  r.axes = {"n=4K"};
+  r.target_extra_args = {"ch07:copy=--axis n=1K,2K --iterations 7"};
+  std::vector<Target> run = targets_to_run({pair("ch07", "copy"), pair("ch07", "gather")}, r);
+  EXPECT_EQ(ids(run), (std::vector<std::string>{"ch07:copy[n=1024]", "ch07:copy[n=2048]", "ch07:gather[n=4096]"}));
+  RunOptions base;
+  base.iterations = 0;
+  auto extras = target_extra_args(r);
+  EXPECT_EQ(run_options_for(run[0], base, extras).iterations, 7);  // matched by the id without axis point
+  EXPECT_EQ(run_options_for(run[2], base, extras).iterations, 0);
+  r.target_extra_args = {"ch07=--max-noise 2"};  // a chapter selector
+  EXPECT_DOUBLE_EQ(run_options_for(run[2], base, target_extra_args(r)).policy.max_noise, 0.02);
+  r.target_extra_args = {"ch07:cpoy=--iterations 3"};  // a typo applies to nothing: refused, not ignored
+  try {
+    targets_to_run({pair("ch07", "copy")}, r);
+    FAIL() << "an extra arg for no selected target was accepted";
+  } catch (const BenchError& e) {
+    EXPECT_EQ(e.option, "--target-extra-arg");
+    EXPECT_EQ(e.exit_code, 2);
+  }
+  r.target_extra_args = {"ch07:copy=--axis n=lots"};
+  try {
+    targets_to_run({pair("ch07", "copy")}, r);
+    FAIL() << "a malformed per-target axis was accepted";
+  } catch (const BenchError& e) {
+    EXPECT_EQ(e.option, "--target-extra-arg");
+  }
+}
+
+TEST(BenchRun, NcuMetricSetOverridesTheProfilePresetAndIsChecked) {
+  BenchRequest r;
+  EXPECT_EQ(profile_preset(r), "none");
+  r.ncu_metric_set = "roofline";  // given alone it turns the profile step on
+  EXPECT_EQ(profile_preset(r), "roofline");
+  r.profile = "minimal";
+  EXPECT_EQ(profile_preset(r), "roofline");
+  r.ncu_metric_set = "auto";
+  EXPECT_EQ(profile_preset(r), "minimal");
+  r.ncu_metric_set = "full";
+  try {
+    check_request(r);
+    FAIL() << "an unknown metric set was accepted";
+  } catch (const BenchError& e) {
+    EXPECT_EQ(e.option, "--ncu-metric-set");
+  }
+  TempDir tmp("metric_set");
+  FakeHost host;
+  host.plugins = plugin_tree(tmp.path / "plugins");
+  BenchRequest run;
+  run.targets = {"ch07:copy"};
+  run.artifacts_dir = (tmp.path / "artifacts").string();
+  run.noise_floor_file = "none";
+  run.ncu_metric_set = "deep_dive";
+  run.cold_start = true;
+  run.suite_timeout_s = 60;
+  run.target_extra_args = {"ch07:copy=--warmup 2"};
+  run_bench(run, host);
+  EXPECT_EQ(host.profiled_preset, "deep_dive");
+  const json& m = host.suite_options_seen.manifest;
+  EXPECT_EQ(m["profile_preset"], "deep_dive");
+  EXPECT_EQ(m["cold_start"], true);
+  EXPECT_EQ(m["suite_timeout_s"], 60.0);
+  EXPECT_EQ(m["target_extra_args"], json::array({"ch07:copy=--warmup 2"}));
+  const SuiteOptions& o = host.suite_options_seen;
+  EXPECT_TRUE(o.cold_start);
+  EXPECT_TRUE(o.fresh_output_device);  // one device per target, made by the host
+  EXPECT_EQ(o.suite_timeout_s, 60.0);
+  ASSERT_EQ(o.target_extras.size(), 1u);
+  EXPECT_EQ(o.target_extras[0].warmup, 2);
+}
+
+// The real suite (no fake): a limit already reached before the first target starts no target at all, so
+// this runs on a CPU; every target is recorded as skipped with the reason, listed, and the run exits 1.
+TEST(BenchSuite, SuiteTimeoutRecordsTheTargetsItDidNotStartAndExits1) {
+  TempDir tmp("suite_timeout");
+  fs::path run_dir = prepare_run_dir(tmp.path / "artifacts", "timeout");
+  SuiteOptions o;
+  o.live_progress = false;
+  o.expectations.enabled = false;
+  o.suite_timeout_s = 1e-9;
+  o.cold_start = true;
+  int devices_made = 0;
+  o.fresh_output_device = [&] {
+    ++devices_made;
+    return std::shared_ptr<OutputDevice>();
+  };
+  SuiteOutcome out = run_suite({pair("ch07", "copy"), pair("ch07", "gather")}, run_dir, o);
+  EXPECT_EQ(out.exit_code, 1);
+  ASSERT_EQ(out.results.size(), 2u);
+  for (auto& r : out.results) {
+    EXPECT_EQ(r.status, "skipped");
+    EXPECT_EQ(r.error.rfind("suite_timeout:", 0), 0u) << r.error;
+  }
+  EXPECT_EQ(devices_made, 0);  // no target started
+  json m = read_json(run_dir / "manifest.json");
+  EXPECT_EQ(m["suite_timeout"]["reached"], true);
+  EXPECT_EQ(m["suite_timeout"]["not_run"], json::array({"ch07:copy", "ch07:gather"}));
+  EXPECT_EQ(m["cold_start"], true);
+  json progress = read_json(run_dir / "progress" / "run_progress.json");
+  EXPECT_EQ(progress["state"], "finished");
+  EXPECT_EQ(progress["not_run"].size(), 2u);
+  auto stored = targets_from_document(read_json(run_dir / "results" / "benchmark_test_results.json"));
+  ASSERT_EQ(stored.size(), 2u);
+  EXPECT_EQ(stored[1].status, "skipped");
 }
 
 }  // namespace
