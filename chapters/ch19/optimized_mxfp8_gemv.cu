@@ -7,7 +7,9 @@
 // half2 conversion, the 16 products are summed in fp32 and multiplied once by the block's scale (built
 // from the exponent byte with a shift: no exp2f).
 // Why it is faster: 1 + 1/32 bytes per weight instead of 2: the step reads 132 MiB instead of 256 MiB.
-// Expected on Hopper: ~1.8x over bf16 weights. Measured: see README (H100 run of this commit).
+// Expected on Hopper: ~1.8x over bf16 weights.
+// Measured (H100 SXM, harness cold mode, 2026-11-25, 19 checks passed): 53.0 us
+// (2.61 TB/s on 138 MB), 1.73x [1.70, 1.76]; max |y - y_bf16| 2.95 (atol 4.5; predicted sigma 0.745).
 #include "mxfp8_gemv.cuh"
 
 namespace {

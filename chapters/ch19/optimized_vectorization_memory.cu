@@ -7,7 +7,9 @@
 // Why it is faster: 16x fewer load instructions and 16x more bytes in flight per thread, so the resident
 // threads keep enough requests outstanding to cover HBM latency; conversion cost per element halves.
 // Expected on Hopper: close to a device copy (~85-90% of 3.35 TB/s counting 3 B per element), a 2-4x
-// speedup over the scalar kernel. Measured: see README (H100 run of this commit).
+// speedup over the scalar kernel.
+// Measured (H100 SXM, harness cold mode, 2026-11-25, 19 checks
+// passed): 360.1 us, 2.26 TB/s, 2.08x [2.05, 2.12]; outputs bit-identical.
 #include "vectorization_memory.cuh"
 
 namespace {

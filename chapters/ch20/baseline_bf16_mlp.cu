@@ -2,10 +2,11 @@
 //
 // Technique: gate = x Wg^T and up = x Wu^T by ch10's persistent wgmma GEMM (plain bf16 store), a SwiGLU
 // kernel h = silu(gate) * up (16-byte loads), the down GEMM d = h W2^T, and a residual kernel y = x + d.
-// Why it is slow(er): the GEMMs are as fast as the optimized ones, but gate and up (2 x 64 MiB) are
-// written and read back and d takes another read + write: ~0.29 GB of extra traffic (~0.1 ms at
-// ~3 TB/s) and three extra launches around ~0.6 ms of tensor-core work.
-// Expected on Hopper: ~0.7 ms. Measured: see README (H100 run of this commit).
+// Why it is slow(er): the GEMMs are as fast as the optimized ones, but gate and up (2 x 59 MiB) are
+// written and read back, h takes another pass, and d another read + write: ~0.37 GB of extra traffic
+// (~0.13 ms at ~3 TB/s) and three extra launches around ~1.1 ms of tensor-core work.
+// Expected on Hopper: ~1.25 ms.
+// Measured (H100 SXM, harness cold mode, 2026-11-25, 14 checks passed): 1.050 ms.
 #include "../ch10/gemm_ws_kernel.cuh"
 #include "bf16_mlp.cuh"
 

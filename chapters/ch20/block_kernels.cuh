@@ -36,8 +36,7 @@ __device__ __forceinline__ uint4 pack8(const float (&f)[8]) {
   return v;
 }
 
-// x * sigmoid(x); the reciprocal of inf (x < -88) is 0, so very negative x give -0, not NaN.
-__device__ __forceinline__ float silu(float x) { return x * __frcp_rn(1.0f + __expf(-x)); }
+__device__ __forceinline__ float silu(float x) { return x / (1.0f + __expf(-x)); }
 
 // One warp per row of `dim` (a multiple of 256): rstd[row] = 1 / sqrt(mean(x^2) + eps).
 __global__ void row_rstd(const __nv_bfloat16* __restrict__ x, int64_t rows, int dim, float* __restrict__ rstd) {
