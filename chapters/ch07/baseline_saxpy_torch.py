@@ -5,7 +5,8 @@ after the first call), then the add reads it back with y and writes out.
 Why it is slow: 5 streams of n floats cross HBM (x, tmp write, tmp read, y, out) where 3 would do, and two
 launches instead of one.
 Expected on Hopper: ~5/3 of the fused time, ~0.11-0.12 ms on H100 SXM for 2 x 64 MiB in, 64 MiB out.
-Measured: see chapters/ch07/README.md (H100, aisp bench run --targets ch07:saxpy_torch)."""
+Measured (H100 80GB HBM3, 2026-11-25, `aisp bench run --targets ch07:saxpy_torch`): 113.3 and 113.4 us in
+two runs (docs/measurements/python_worker_h100.md)."""
 
 import torch
 

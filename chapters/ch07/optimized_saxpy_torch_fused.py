@@ -4,7 +4,8 @@ Technique: the alpha form of torch.add computes y + alpha * x in a single elemen
 straight into the harness output: no temporary, one launch.
 Why it is faster: 3 streams of n floats instead of 5 (the baseline's temporary is written and read back).
 Expected on Hopper: memory-bound at ~2.8-2.9 TB/s, ~0.07 ms on H100 SXM, ~1.6x over the baseline.
-Measured: see chapters/ch07/README.md."""
+Measured (H100, 2026-11-25): 63.4 / 63.8 us, 1.787x / 1.778x over the baseline in two runs, every check passed
+(docs/measurements/python_worker_h100.md)."""
 
 import torch
 

@@ -5,7 +5,8 @@ per element (exact here: a = 2). Compiled in setup()'s warm-up call, outside eve
 Why it is faster: 3 streams of n floats instead of the baseline's 5, like the fused torch op; Triton
 vectorizes to 16-byte accesses, as float4_vector does by hand in CUDA C++.
 Expected on Hopper: ~0.07 ms on H100 SXM, ~1.6x over the baseline, level with the fused torch op.
-Measured: see chapters/ch07/README.md."""
+Measured (H100, 2026-11-25): 66.1 / 66.3 us, 1.713x / 1.711x over the baseline in two runs, every check passed
+(docs/measurements/python_worker_h100.md)."""
 
 import torch
 import triton
