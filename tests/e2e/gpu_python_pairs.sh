@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # GPU (label gpu): Python pairs through the real harness (issue 23). `aisp bench run` on the ch07
-# saxpy_torch pair (eager, fused, Triton, torch.compile) and the Python validity fixtures
+# saxpy_torch pair (eager, fused, Triton, torch.compile, and its CUDA C++ variant) and the Python validity fixtures
 # (tests/validity_python): every honest variant verified with every check passed, every cheat flagged as
 # the table below says. Skips (77) with the reason when there is no GPU or python3 has no torch/triton.
 # $AISP_E2E_KEEP: a folder to keep the run's JSON and worker logs in.
@@ -64,7 +64,7 @@ def cheat(tid, name, checks=(), error_text=None):
     expect(by_check or by_guard, "%s %s not caught as expected: status %s failed %s error %s" % (
         tid, name, v.get("status"), failed(v), v.get("error")))
 
-for name in ("saxpy_torch_fused", "saxpy_torch_triton", "saxpy_torch_compiled"):
+for name in ("saxpy_torch_fused", "saxpy_torch_triton", "saxpy_torch_compiled", "saxpy_torch_cuda"):
     honest("ch07:saxpy_torch", name)
 honest("validity_python:honest_fork_join", "honest_fork_join")
 cheat("validity_python:cheat_cached_result", "cheat_cached_result", checks=("K2", "K3", "K21"))
