@@ -4,6 +4,7 @@ same worker: libaisp_worker.so's aisp_worker_serve() runs the C++ worker (CUDA/C
 every check), with this process's benchmark supplied through C callbacks."""
 
 import argparse
+import json
 import os
 import sys
 import traceback
@@ -72,10 +73,22 @@ class CallbackTable:
             return self._fail(exc)
 
 
+def report_load_error(out_fd, exc):
+    """Before the runtime serves the protocol, a failure is still the protocol's first message (a load error
+    the supervisor reports as such), not a silent exit."""
+    message = {"event": "error", "kind": "load", "error": "python worker: " + error_text(exc)}
+    os.write(out_fd, (json.dumps(message) + "\n").encode())
+
+
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    torch = preimport()
-    lib = _abi.load(args.library)
+    try:
+        torch = preimport()
+        lib = _abi.load(args.library)
+    except Exception as exc:  # a missing or mismatched libaisp_worker.so, a torch that cannot load
+        sys.stderr.write(traceback.format_exc())
+        report_load_error(args.out_fd, exc)
+        os._exit(3)
     table = CallbackTable(lib, Driver(args.benchmark, torch))
     rc = lib.aisp_worker_serve(args.benchmark.encode(), 1 if args.validity == "on" else 0, args.in_fd, args.out_fd,
                                table.factory_fn, None)

@@ -152,3 +152,21 @@ class CallbackTableTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class LoadFailureTest(unittest.TestCase):
+    def test_a_missing_runtime_library_is_the_protocols_first_message(self):
+        import subprocess
+        here = os.path.dirname(os.path.abspath(__file__))
+        package = os.path.join(here, "..", "..", "python")
+        r, w = os.pipe()
+        env = dict(os.environ, PYTHONPATH=package)
+        proc = subprocess.run([sys.executable, "-m", "aisp.worker", "--benchmark", "x.py", "--library",
+                               "/nonexistent/libaisp_worker.so", "--out-fd", str(w)],
+                              pass_fds=(w,), env=env, capture_output=True, timeout=60)
+        os.close(w)
+        with os.fdopen(r) as f:
+            message = json.loads(f.readline())
+        self.assertEqual(proc.returncode, 3)
+        self.assertEqual((message["event"], message["kind"]), ("error", "load"))
+        self.assertIn("libaisp_worker.so", message["error"])
