@@ -4,7 +4,8 @@
 set -euo pipefail
 packages=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libfmt-dev libsqlite3-dev libcpp-httplib-dev
           googletest libgtest-dev libbenchmark-dev
-          chromium   # headless browser: the report-rendering test and the dashboard's browser test (tests/web)
+          chromium   # headless browser: report rendering, PDF export, the dashboard's browser test (tests/web)
+          libncurses-dev tmux  # `aisp bench tui` (ncurses, linked statically); tmux drives its test (tests/e2e/cli_tui.sh)
           pkg-config wrk)  # cpp-httplib's compile flags come from its .pc file; wrk: the dashboard's load test
 missing=()
 for p in "${packages[@]}"; do

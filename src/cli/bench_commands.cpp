@@ -12,6 +12,7 @@
 #include "cli/paths.hpp"
 #include "cli/profile_commands.hpp"
 #include "cli/store_commands.hpp"
+#include "cli/tui_commands.hpp"
 #include "core/json_io.hpp"
 #include "runner/bench_run.hpp"
 #include "runtime/ipc_output_device.hpp"
@@ -356,6 +357,7 @@ void add_bench_commands(CLI::App& root) {
   add_calibrate_command(*bench, a);
   add_compare_command(*bench, a);
   add_store_commands(*bench);  // runs, ingest, history, compare-runs
+  add_tui_command(*bench);
 }
 
 }  // namespace aisp
