@@ -19,6 +19,8 @@ std::vector<Tool> store_tools(const ServerConfig& config);                      
 std::vector<Tool> job_tools(const ServerConfig& config, JobManager& jobs);       // run benchmarks, probes, job_*
 std::vector<Tool> command_tools(const ServerConfig& config);                     // analysis commands (sync children)
 std::vector<Tool> insight_tools(const ServerConfig& config);                     // run triage, expectations report
+std::vector<Tool> ai_tools(const ServerConfig& config);                          // ask, explain, suggest optimizations
+Tool suggest_tools_tool(const std::vector<Tool>& listed);                        // which tool for a need (over `listed`)
 
 // ---- shared helpers (tools_common.cpp)
 

@@ -20,8 +20,9 @@ json starts_work_annotations() {
 std::vector<Tool> make_tools(const ServerConfig& config, JobManager& jobs) {
   std::vector<Tool> all;
   for (auto group : {system_tools(config, jobs), catalog_tools(config), job_tools(config, jobs), store_tools(config),
-                     insight_tools(config), command_tools(config)})
+                     insight_tools(config), command_tools(config), ai_tools(config)})
     for (auto& t : group) all.push_back(std::move(t));
+  all.push_back(suggest_tools_tool(all));
   return all;
 }
 

@@ -245,6 +245,31 @@ test('analysis tools present in this build return their documents', async () => 
   }
 });
 
+test('AI tools answer from stored facts, each citing its run', async () => {
+  // ch07:transpose on the reference H100 runs: the verdict with its CI and the roofline placement, cited by
+  // run id; no profile is stored, and the answer says so.
+  const ex = await call('aisp_explain', { target: 'ch07:transpose' });
+  assert.equal(ex.answer.command, 'explain');
+  const runCite = ex.answer.citations.find((c) => c.kind === 'run');
+  assert.ok(runCite && /^run \d+$/.test(runCite.id), JSON.stringify(ex.answer.citations));
+  const verdict = ex.answer.facts.find((f) => f.topic === 'verdict' && f.variant === 'transpose');
+  assert.match(verdict.text, /faster than the baseline, 95% CI \[/);
+  assert.equal(verdict.cite, runCite.id);
+  assert.ok(ex.answer.facts.some((f) => f.topic === 'roofline' && /% of the \d+ GB\/s bandwidth roof/.test(f.text)));
+  assert.ok(ex.answer.missing.some((m) => /no ncu profile stored for ch07:transpose/.test(m)));
+  assert.ok(!ex.command.some((a) => a.startsWith('--endpoint')));
+  const asked = await call('aisp_ask', { question: 'why is ch07:copy_scalar faster?' });
+  assert.ok(asked.answer.facts.length > 0 && asked.answer.facts.every((f) => f.target === 'ch07:copy_scalar'));
+  const sug = await call('aisp_suggest_optimizations', { target: 'ch07:matmul', top: 3 });
+  assert.ok(sug.answer.suggestions.length > 0 && sug.answer.suggestions.length <= 3);
+  assert.ok(sug.answer.citations.some((c) => c.kind === 'patterns'));
+  assert.match(await callError('aisp_explain', { target: 'ch07:no_such_pair' }), /no stored result for target/);
+  const tl = await call('aisp_suggest_tools', { query: 'explain why a speedup happened', max_suggestions: 3 });
+  assert.equal(tl.suggestions[0].tool, 'aisp_explain');
+  assert.ok(tl.suggestions.length <= 3);
+  assert.ok(!('endpoint' in tools.get('aisp_ask').inputSchema.properties), 'no outbound endpoint from the server');
+});
+
 test('a benchmark run is a job: id at once, status, result (no GPU: the job fails and says why)', async () => {
   const gpu = await call('aisp_gpu_info');
   const targets = (await call('aisp_benchmark_targets')).targets;
