@@ -20,11 +20,12 @@
 #include "aisp/buffer.hpp"
 #include "aisp/device_info.hpp"
 #include "aisp/dtype.hpp"
+#include "aisp/request_trace.hpp"
 #include "aisp/workload.hpp"
 
 namespace aisp {
 
-inline constexpr int kPluginApiVersion = 2;  // 2: Benchmark::informational()
+inline constexpr int kPluginApiVersion = 3;  // 2: Benchmark::informational(); 3: request traces, latency goal
 
 // The only door to the harness. Implemented by the worker; benchmarks call it, never construct it.
 class Context {
@@ -46,6 +47,11 @@ class Context {
   virtual const DeviceInfo& device() const = 0;
   // A workload parameter (Workload::params) by name, so kernels size themselves from one place.
   virtual int64_t param(const std::string& name) const = 0;
+  // A request trace (aisp/request_trace.hpp), declared in setup(); at most one per benchmark.
+  virtual RequestTrace request_trace(const std::string& name, const TraceSpec& spec) = 0;
+  // Marks request `index` of the trace complete when `stream` reaches this point (enqueued, not immediate).
+  // Every request must be marked once per run(); its latency is that moment minus its arrival.
+  virtual void complete_request(int32_t index, cudaStream_t stream) = 0;
 };
 
 class Benchmark {
@@ -59,6 +65,8 @@ class Benchmark {
   virtual void teardown(Context&) {}
   virtual Tolerance tolerance() const { return Tolerance::by_dtype(); }
   virtual Goal goal() const { return Goal::speed; }
+  // Goal::latency: the percentile of a run's request latencies that is judged (99: p99).
+  virtual double latency_percentile() const { return 99; }
   virtual Requirements requirements() const { return {}; }
   // Minimum speedup for a FASTER verdict; 0 means the harness default (1.05).
   virtual double min_speedup() const { return 0; }

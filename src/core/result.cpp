@@ -91,6 +91,12 @@ json to_json(const VariantResult& v) {
             {"energy", v.energy},
             {"log", v.log}};
   j["verification"] = v.verification ? to_json(*v.verification) : json(nullptr);
+  j["goal_metric"] = v.goal_metric ? json{{"name", v.goal_metric->name}, {"unit", v.goal_metric->unit},
+                                          {"value", v.goal_metric->value}, {"ci_low", v.goal_metric->ci_low},
+                                          {"ci_high", v.goal_metric->ci_high},
+                                          {"lower_is_better", v.goal_metric->lower_is_better}}
+                                   : json(nullptr);
+  if (!v.latency_samples_ms.empty()) j["raw_latency_ms"] = v.latency_samples_ms;
   return j;
 }
 
@@ -140,6 +146,12 @@ VariantResult variant_from_json(const json& j) {
   for (auto& c : j.value("checks", json::array()))
     v.checks.push_back({c.value("id", ""), c.value("name", ""), c.value("passed", false), c.value("detail", "")});
   v.log = j.value("log", "");
+  if (j.contains("goal_metric") && j["goal_metric"].is_object()) {
+    const json& g = j["goal_metric"];
+    v.goal_metric = GoalMetric{g.value("name", ""), g.value("unit", ""), g.value("value", 0.0), g.value("ci_low", 0.0),
+                               g.value("ci_high", 0.0), g.value("lower_is_better", false)};
+  }
+  v.latency_samples_ms = j.value("raw_latency_ms", std::vector<double>{});
   return v;
 }
 

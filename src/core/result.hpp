@@ -34,6 +34,15 @@ struct Memory {
   double peak_mb = 0, allocated_mb = 0, reserved_mb = 0;
 };
 
+// The statistic a throughput or latency goal is judged by, in its unit (issue 24): this variant's median
+// over its kept samples with a 95% bootstrap interval. Latency: the benchmark's percentile of one run's
+// request latencies (a run = one pass over the request trace), so the median is over runs.
+struct GoalMetric {
+  std::string name, unit;  // "p99 request latency", "ms" | "throughput", "tokens/s"
+  double value = 0, ci_low = 0, ci_high = 0;
+  bool lower_is_better = false;
+};
+
 struct VariantResult {
   std::string name;  // "baseline" or the optimized variant name
   std::string file;
@@ -73,6 +82,8 @@ struct VariantResult {
   // verdict other than FASTER then leaves the status succeeded.
   std::string informational;
   std::string log;  // path of the worker's stdout/stderr log
+  std::optional<GoalMetric> goal_metric;  // throughput and latency goals
+  std::vector<double> latency_samples_ms;  // Goal::latency: per kept sample, the run's request-latency percentile
 };
 
 struct TargetResult {

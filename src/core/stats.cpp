@@ -97,6 +97,25 @@ Interval bootstrap_speedup_ci(const std::vector<double>& baseline, const std::ve
   return out;
 }
 
+Interval bootstrap_median_ci(const std::vector<double>& values, double confidence, int resamples, uint64_t rng_seed) {
+  Interval out{kNaN, kNaN, kNaN};
+  if (values.empty()) return out;
+  out.point = median(values);
+  out.low = out.high = out.point;
+  if (resamples <= 0) return out;
+  std::mt19937_64 rng(rng_seed);
+  std::vector<double> medians(static_cast<size_t>(resamples)), r(values.size());
+  for (double& m : medians) {
+    for (double& x : r) x = values[draw_index(rng, values.size())];
+    m = median_inplace(r);
+  }
+  std::sort(medians.begin(), medians.end());
+  double alpha = (1.0 - std::clamp(confidence, 0.0, 1.0)) / 2.0;
+  out.low = sorted_percentile(medians, 100.0 * alpha);
+  out.high = sorted_percentile(medians, 100.0 * (1.0 - alpha));
+  return out;
+}
+
 namespace {
 
 // Regularized incomplete beta I_x(a, b), by its continued fraction evaluated with Lentz's method; the

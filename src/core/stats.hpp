@@ -27,6 +27,10 @@ struct Interval {
 Interval bootstrap_speedup_ci(const std::vector<double>& baseline, const std::vector<double>& candidate,
                               double confidence = 0.95, int resamples = 2000, uint64_t rng_seed = 0x5eed);
 
+// One series' median with a percentile-bootstrap CI (a goal metric's own interval: throughput, latency).
+Interval bootstrap_median_ci(const std::vector<double>& values, double confidence = 0.95, int resamples = 2000,
+                             uint64_t rng_seed = 0x5eed);
+
 // Two runs of the same code in two worker processes do not time exactly alike: each process gets its own
 // physical placement of its buffers (and its own context), and on memory-bound kernels that shifts the
 // median by a fixed ~0.05-0.2% for the life of the process (measured: A/A on an H100,

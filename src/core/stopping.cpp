@@ -67,7 +67,9 @@ void StdRelCriterion::add(double sample_s) {
 
 bool StdRelCriterion::done(double elapsed_wall_s) const {
   if (n_ >= policy_.max_samples) return true;
-  if (n_ >= 1 && elapsed_wall_s >= policy_.time_limit_s) return true;
+  // Whether or not any sample was kept: a variant whose every sample is discarded (throttled) must still
+  // stop at the time limit (it then has no statistics, which the verdict phase reports).
+  if (elapsed_wall_s >= policy_.time_limit_s) return true;
   if (n_ < policy_.min_samples || total_ < policy_.min_gpu_time_s) return false;
   return noise() <= policy_.max_noise || noise_stable_;
 }
@@ -78,8 +80,9 @@ std::string StdRelCriterion::reason(double elapsed_wall_s) const {
   if (minimums && nz <= policy_.max_noise) return fmt::format("noise {} <= {}", pct(nz), pct(policy_.max_noise));
   if (minimums && noise_stable_) return fmt::format("noise stable at {}", pct(nz));
   if (n_ >= policy_.max_samples) return fmt::format("sample limit {} (noise {})", policy_.max_samples, pct(nz));
-  if (n_ >= 1 && elapsed_wall_s >= policy_.time_limit_s)
-    return fmt::format("time limit {:.1f} s (noise {})", policy_.time_limit_s, pct(nz));
+  if (elapsed_wall_s >= policy_.time_limit_s)
+    return n_ ? fmt::format("time limit {:.1f} s (noise {})", policy_.time_limit_s, pct(nz))
+              : fmt::format("time limit {:.1f} s with no sample kept (every one discarded)", policy_.time_limit_s);
 
   std::vector<std::string> unmet;
   if (n_ < policy_.min_samples) unmet.push_back(fmt::format("samples {}/{}", n_, policy_.min_samples));

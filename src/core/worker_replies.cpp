@@ -88,6 +88,7 @@ TimedSampleReply sample_from(const json& s) {
   f.required("drain_us", t.drain_us);
   f.required("sm_mhz", t.sm_mhz);
   f.required("throttle", t.throttle);
+  f.optional("latency_ms", t.latency_ms);
   f.finish();
   return t;
 }

@@ -46,6 +46,7 @@ struct TimedSampleReply {
   double gpu_ms = 0, wall_ms = 0, enqueue_ms = 0, drain_us = -1, sm_mhz = 0;
   int batch = 1;
   uint64_t throttle = 0;
+  double latency_ms = -1;  // Goal::latency: the run's request-latency percentile; < 0: none
 };
 
 struct VerifiedSampleReply {

@@ -41,9 +41,14 @@ std::string markdown_report(const std::vector<TargetResult>& targets, const json
   for (auto& w : manifest.value("warnings", json::array())) md += fmt::format("> warning: {}\n", w.get<std::string>());
   md += "\n| target | variant | status | verdict | median | speedup [95% CI] | noise | n | peak MiB | checks | tolerance |\n";
   md += "|---|---|---|---|---|---|---|---|---|---|---|\n";
-  std::string notes;
+  std::string notes, goals;
   for (auto& t : targets) {
     auto row = [&](const VariantResult& v, bool is_base) {
+      // Throughput and latency goals in their unit; for a latency goal the speedup column is the ratio of
+      // the baseline's latency to the variant's (what the verdict judged).
+      if (const auto& g = v.goal_metric)
+        goals += fmt::format("| {} | {} | {} | {:.4g} {} [{:.4g}, {:.4g}] | {} |\n", t.id, v.name, g->name, g->value,
+                             g->unit, g->ci_low, g->ci_high, g->lower_is_better ? "lower is better" : "higher is better");
       int failed = 0;
       for (auto& c : v.checks) failed += !c.passed;
       std::string checks = v.checks.empty() ? "-" : fmt::format("{}/{} passed", v.checks.size() - failed, v.checks.size());
@@ -64,6 +69,9 @@ std::string markdown_report(const std::vector<TargetResult>& targets, const json
     for (auto& o : t.optimizations) row(o, false);
     if (!t.error.empty()) notes += fmt::format("- `{}`: {}\n", t.id, t.error);
   }
+  if (!goals.empty())
+    md += "\n## Goals other than speed\n\n| target | variant | statistic | median [95% CI] | direction |\n"
+          "|---|---|---|---|---|\n" + goals;
   if (!notes.empty()) md += "\n## Notes\n\n" + notes;
   return md;
 }

@@ -46,6 +46,7 @@ BlockClocks record_samples(LiveVariant& l, const std::vector<TimedSampleReply>& 
     }
     l.result->samples_ms.push_back(gpu);
     l.result->wall_ms.push_back(s.wall_ms);
+    if (s.latency_ms >= 0) l.result->latency_samples_ms.push_back(s.latency_ms);
     l.criterion.add(gpu / 1000.0);
   }
   return clocks;
@@ -92,8 +93,9 @@ double TargetRun::decision_band(const LiveVariant& l) const {
 // verdict, so the variant stops early.
 bool TargetRun::comparison_decided(LiveVariant& l) {
   constexpr size_t kMinSamples = 20;
-  const auto& a = live_[0].result->samples_ms;
-  const auto& b = l.result->samples_ms;
+  const bool latency = out_.goal == "latency";  // decided on what the verdict will judge (phase_verdicts.cpp)
+  const auto& a = latency ? live_[0].result->latency_samples_ms : live_[0].result->samples_ms;
+  const auto& b = latency ? l.result->latency_samples_ms : l.result->samples_ms;
   if (a.size() < kMinSamples || b.size() < kMinSamples) return false;
   Interval ci = widen_for_process_spread(bootstrap_speedup_ci(a, b, 0.99, 500), opt_.process_spread, 0.99);
   double band = decision_band(l);

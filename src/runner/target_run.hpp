@@ -48,6 +48,7 @@ class TargetRun {
   bool stopping_rule_met(LiveVariant& l);
   bool comparison_decided(LiveVariant& l);
   double decision_band(const LiveVariant& l) const;
+  std::optional<GoalMetric> goal_metric_of(const VariantResult& v) const;  // phase_verdicts.cpp
 
   // The baseline's answer for `seed` compared with the candidate's `outputs` (from its last reply): ""
   // when they agree (phase_replay.cpp).

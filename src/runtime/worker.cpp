@@ -183,6 +183,7 @@ int Worker::main() {
                   {"workload", to_json(workload_)},
                   {"tolerance", to_json(bench_->tolerance())},
                   {"goal", goal_name(bench_->goal())},
+                  {"latency_percentile", bench_->latency_percentile()},
                   {"requirements", to_json(bench_->requirements())},
                   {"min_speedup", bench_->min_speedup()},
                   {"technique", bench_->technique()},
@@ -270,6 +271,7 @@ json Worker::op_setup(const SetupRequest& req) {
   // The harness's own timing resources exist before the memory baseline, so they are not charged to the benchmark.
   AISP_CUDA_CHECK(cudaDeviceSynchronize());
   ctx_ = std::make_unique<WorkerContext>(device_, workload_, req.static_seed, req.dynamic_seed);
+  ctx_->set_latency_percentile(bench_->latency_percentile());
   timer_ = std::make_unique<Timer>(device_, ctx_->stream());
   timer_->set_measure_drain(options_.validity);
   AISP_CUDA_CHECK(cudaMalloc(&fingerprint_slots_, kMaxOutputs * sizeof(unsigned long long)));
@@ -569,10 +571,19 @@ json Worker::op_time(const TimeRequest& req) {
   if (mode == TimingMode::graph) graph();  // captured outside any audit window
 
   int current = -1;
+  // Goal::latency: every request's completion stamp cleared before each sample, the window-open stamp
+  // written as the window opens, the run's percentile read after it (runtime/request_latency.hpp).
+  RequestLatency* latency = ctx_->request_latency();
   SampleHooks hooks;
-  hooks.phase = [&](int phase) { CuptiAudit::set_phase(static_cast<AuditPhase>(phase), current); };
-  hooks.window_opening = [&] { AISP_CUDA_CHECK(cudaMemsetAsync(marker_slot_, 0, sizeof *marker_slot_, stream)); };
-  hooks.window_closed = [&] { fingerprint_outputs_async(); };
+  if (audit) hooks.phase = [&](int phase) { CuptiAudit::set_phase(static_cast<AuditPhase>(phase), current); };
+  hooks.window_closed = [&] {
+    if (audit) fingerprint_outputs_async();
+    if (latency) latency->close_window_async(stream);
+  };
+  hooks.window_opening = [&] {
+    if (audit) AISP_CUDA_CHECK(cudaMemsetAsync(marker_slot_, 0, sizeof *marker_slot_, stream));
+    if (latency) latency->open_window_async(stream);
+  };
   std::vector<AuditFinding> findings;
   std::vector<AuditSampleTime> times;
   json out = json::array(), verified = nullptr;
@@ -591,8 +602,9 @@ json Worker::op_time(const TimeRequest& req) {
       ctx_->refill_dynamic_inputs(seed);
       ctx_->poison_outputs();
     }
+    if (latency) latency->clear_async(stream);
     refill_ms += std::chrono::duration<double, std::milli>(Clock::now() - tr).count();
-    const SampleHooks* h = audit ? &hooks : nullptr;
+    const SampleHooks* h = audit || latency ? &hooks : nullptr;
     TimingSample s;
     switch (mode) {
       case TimingMode::cold: s = timer_->cold([&] { run_once(); }, h); break;
@@ -624,6 +636,7 @@ json Worker::op_time(const TimeRequest& req) {
     out.push_back({{"gpu_ms", s.gpu_ms}, {"wall_ms", s.wall_ms}, {"enqueue_ms", s.enqueue_ms}, {"batch", s.batch},
                    {"drain_us", s.drain_us},
                    {"sm_mhz", s.nvml.sm_clock_mhz}, {"throttle", s.nvml.throttle_reasons}});
+    if (latency && s.batch == 1) out.back()["latency_ms"] = latency->percentile_ms();
     if (i == verify_sample && !dump) break;
   }
   block_ms = std::chrono::duration<double, std::milli>(Clock::now() - block_start).count();

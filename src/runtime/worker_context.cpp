@@ -111,6 +111,34 @@ Buffer WorkerContext::output(const std::string& name, DType dtype, Shape shape) 
   return b;
 }
 
+// The trace is a static input: generated from the static seed mixed with its name, so every variant of the
+// pair gets the same one, fingerprinted around run() like any input (K4) and guard-banded (K22).
+RequestTrace WorkerContext::request_trace(const std::string& name, const TraceSpec& spec) {
+  if (latency_) throw std::logic_error("a benchmark declares at most one request trace");
+  if (spec.requests <= 0 || spec.prompt_min > spec.prompt_max || spec.output_min > spec.output_max ||
+      spec.prompt_min < 0 || spec.output_min < 0 || spec.mean_interarrival_us < 0)
+    throw std::invalid_argument(fmt::format("request trace '{}': invalid spec", name));
+  RequestTrace t;
+  t.requests = generate_request_trace(input_seed(static_seed_, name), spec);
+  Buffer b{nullptr, DType::i32, Shape{spec.requests, 4}, name};
+  void* allocation = nullptr;
+  std::vector<unsigned char> guard;
+  b.data = allocate(name, b.bytes(), &allocation, &guard);
+  AISP_CUDA_CHECK(cudaMemcpyAsync(b.data, t.requests.data(), b.bytes(), cudaMemcpyHostToDevice, stream_));
+  AISP_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  records_.push_back({b, BufferRecord::Kind::input, Role::static_, Fill::int_range(0, 0), allocation, std::move(guard)});
+  latency_ = std::make_unique<RequestLatency>(t.requests, latency_percentile_);
+  t.device = b;
+  t.window_open_ns = latency_->window_open_slot();
+  t.completion_ns = latency_->completion_slots();
+  return t;
+}
+
+void WorkerContext::complete_request(int32_t index, cudaStream_t stream) {
+  if (!latency_) throw std::logic_error("complete_request() without a request trace (Context::request_trace in setup())");
+  latency_->complete(index, stream);
+}
+
 void* WorkerContext::scratch(const std::string& name, size_t bytes) {
   Buffer b{nullptr, DType::u8, Shape{static_cast<int64_t>(bytes)}, name};
   void* allocation = nullptr;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "aisp/benchmark.hpp"
+#include "runtime/request_latency.hpp"
 
 namespace aisp {
 
@@ -41,6 +42,8 @@ class WorkerContext final : public Context {
   cublasHandle_t cublas() override;
   const DeviceInfo& device() const override { return device_; }
   int64_t param(const std::string& name) const override;
+  RequestTrace request_trace(const std::string& name, const TraceSpec& spec) override;
+  void complete_request(int32_t index, cudaStream_t stream) override;
 
   // Harness side. Each input has its own random stream: the seed is mixed with the buffer's name, so no
   // two inputs of one shape and fill are alike (K5).
@@ -54,6 +57,9 @@ class WorkerContext final : public Context {
   size_t harness_bytes() const { return harness_bytes_; }
   bool cublas_created() const { return cublas_ != nullptr; }
   cublasHandle_t cublas_if_created() const { return cublas_; }
+  // The declared request trace's latency bookkeeping; null without a trace.
+  RequestLatency* request_latency() { return latency_.get(); }
+  void set_latency_percentile(double p) { latency_percentile_ = p; }
 
  private:
   // Returns the buffer's start inside a guarded allocation (stored in `allocation`, its canary in `guard`).
@@ -66,6 +72,8 @@ class WorkerContext final : public Context {
   cudaStream_t stream_ = nullptr;
   cublasHandle_t cublas_ = nullptr;
   std::vector<BufferRecord> records_;
+  std::unique_ptr<RequestLatency> latency_;
+  double latency_percentile_ = 99;
   size_t harness_bytes_ = 0;
 };
 

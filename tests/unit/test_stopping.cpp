@@ -91,9 +91,13 @@ TEST(StdRel, SampleLimit) {
   EXPECT_TRUE(c.reason(0.0).starts_with("sample limit")) << c.reason(0.0);
 }
 
-TEST(StdRel, TimeLimitOnlyAfterOneSample) {
+// Sampling time counts whether or not samples were kept: a variant whose every sample is discarded as
+// throttled once sampled forever (seen on an H100 with power-capped 2 ms GEMMs).
+TEST(StdRel, TimeLimitStopsEvenWithNoSampleKept) {
   StdRelCriterion c;
-  EXPECT_FALSE(c.done(100.0));  // nothing measured yet: keep going whatever the clock says
+  EXPECT_FALSE(c.done(14.9));
+  EXPECT_TRUE(c.done(15.0));
+  EXPECT_EQ(c.reason(15.0), "time limit 15.0 s with no sample kept (every one discarded)");
   c.add(0.1);
   c.add(0.2);
   EXPECT_FALSE(c.done(14.9));

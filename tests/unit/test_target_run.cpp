@@ -26,6 +26,9 @@ struct Behaviour {
   bool reads_input = true;                  // the sensitivity round sees its outputs follow "in"
   int64_t wrong_samples_from = -1;          // timed samples from this index on have other outputs
   bool fail_load = false;
+  std::string goal = "speed";
+  double latency_ms = -1;  // the run's request-latency percentile each timed sample reports (< 0: none)
+  double items = 0;        // workload items per run (throughput goal)
 };
 
 // The output for a seed: four floats every variant of an honest pair agrees on.
@@ -58,8 +61,11 @@ class FakeWorker final : public VariantWorker {
     d.global_memory_bytes = int64_t{80} << 30;
     Workload w;
     w.params = {{"n", b_.n}};
+    w.items = b_.items;
+    w.item_unit = "tokens";
     return ok({{"event", "ready"}, {"device", to_json(d)}, {"workload", to_json(w)}, {"tolerance", to_json(b_.tolerance)},
-               {"goal", "speed"}, {"requirements", to_json(Requirements{})}, {"min_speedup", 0.0}});
+               {"goal", b_.goal}, {"requirements", to_json(Requirements{})}, {"min_speedup", 0.0},
+               {"latency_percentile", 99.0}});
   }
   Reply request(json req, double) override {
     parse_request(req);  // every request the supervisor sends is a valid typed one (throws otherwise)
@@ -104,6 +110,7 @@ class FakeWorker final : public VariantWorker {
     for (int i = 0; i < samples; ++i) {
       s.push_back({{"gpu_ms", b_.ms}, {"wall_ms", b_.ms + 0.05}, {"enqueue_ms", 0.01}, {"batch", 1}, {"drain_us", 2.0},
                    {"sm_mhz", 0.0}, {"throttle", 0}});
+      if (b_.latency_ms >= 0) s.back()["latency_ms"] = b_.latency_ms + 0.001 * (i % 3);  // a little spread
       bool wrong = b_.wrong_samples_from >= 0 && first + i >= b_.wrong_samples_from;
       p.push_back(to_json(projection(sample_seed(req.at("sample_seed"), first + i), wrong)));
     }
@@ -186,6 +193,42 @@ TEST(TargetRun, AWorkloadOtherThanTheBaselinesIsRefused) {
   TargetResult r = run_pair({.ms = 2.0}, {.ms = 1.0, .n = 32});
   EXPECT_EQ(r.optimizations[0].status, "failed_error");
   EXPECT_EQ(r.optimizations[0].error_kind, "workload");
+}
+
+// Issue 24: a latency goal is judged on the runs' request-latency percentile, not on time per run.
+TEST(TargetRun, LatencyGoalIsJudgedOnRequestLatencyNotRunTime) {
+  TargetResult r = run_pair({.ms = 1.0, .goal = "latency", .latency_ms = 10.0},
+                            {.ms = 1.0, .goal = "latency", .latency_ms = 5.0});
+  const VariantResult& v = r.optimizations[0];
+  EXPECT_EQ(v.verdict, "FASTER") << v.error;
+  EXPECT_NEAR(v.speedup, 2.0, 0.01);  // baseline p99 / variant p99, although both take 1 ms per run
+  ASSERT_TRUE(v.goal_metric.has_value());
+  EXPECT_EQ(v.goal_metric->name, "p99 request latency");
+  EXPECT_EQ(v.goal_metric->unit, "ms");
+  EXPECT_TRUE(v.goal_metric->lower_is_better);
+  EXPECT_NEAR(v.goal_metric->value, 5.0, 0.01);
+  EXPECT_LE(v.goal_metric->ci_low, v.goal_metric->value);
+  EXPECT_GE(v.goal_metric->ci_high, v.goal_metric->value);
+  ASSERT_TRUE(r.baseline.goal_metric.has_value());
+  EXPECT_NEAR(r.baseline.goal_metric->value, 10.0, 0.01);
+}
+
+TEST(TargetRun, LatencyGoalWithoutRequestLatenciesFailsWithAReason) {
+  TargetResult r = run_pair({.ms = 2.0, .goal = "latency"}, {.ms = 1.0, .goal = "latency"});
+  const VariantResult& v = r.optimizations[0];
+  EXPECT_EQ(v.status, "failed_error");
+  EXPECT_NE(v.error.find("request trace"), std::string::npos) << v.error;
+}
+
+TEST(TargetRun, ThroughputGoalIsReportedInTheWorkloadsUnit) {
+  TargetResult r = run_pair({.ms = 2.0, .goal = "throughput", .items = 1000}, {.ms = 1.0, .goal = "throughput", .items = 1000});
+  const VariantResult& v = r.optimizations[0];
+  EXPECT_EQ(v.verdict, "FASTER");
+  ASSERT_TRUE(v.goal_metric.has_value());
+  EXPECT_EQ(v.goal_metric->unit, "tokens/s");
+  EXPECT_NEAR(v.goal_metric->value, 1e6, 1);  // 1000 tokens per 1 ms run
+  EXPECT_NEAR(r.baseline.goal_metric->value, 5e5, 1);
+  EXPECT_FALSE(v.goal_metric->lower_is_better);
 }
 
 TEST(TargetRun, BaselineThatCannotLoadSkipsTheVariants) {
