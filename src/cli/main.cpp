@@ -7,6 +7,7 @@
 
 #include "cli/ai_commands.hpp"
 #include "cli/analysis_commands.hpp"
+#include "cli/clean_commands.hpp"
 #include "cli/bench_commands.hpp"
 #include "cli/export_commands.hpp"
 #include "cli/info_commands.hpp"
@@ -37,6 +38,7 @@ int main(int argc, char** argv) {
 #endif
   aisp::add_profile_commands(app);
   aisp::add_ai_commands(app);
+  aisp::add_clean_commands(app);
   aisp::add_mcp_commands(app);  // reads the command tree when it runs: its tools follow what is registered
   static std::string plugin;
   auto* worker = app.add_subcommand("worker", "Internal: serve one benchmark plugin to the supervisor over fds 3/4");
