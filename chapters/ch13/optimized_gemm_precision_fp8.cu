@@ -10,7 +10,8 @@
 // half the bytes. The amax and quantize passes over A (256 MiB of FP32) cost ~0.2 ms at 8192^3.
 // Expected on Hopper: GEMM ~0.75 ms (~1450 TFLOP/s, `aisp hw tc`: 1469-1502 on this project's H100) + ~0.2 ms
 // of scaling: ~20x over FP32, ~1.5x over BF16. Error rms ~1.1 (K = 8192).
-// Measured: see the chapter README.
+// Measured: not yet. The first H100 run (2026-11-25) stopped at CUBLAS_STATUS_NOT_SUPPORTED for the FP32
+// output; the fallback in prepare() was written after it and has not run on a GPU (README notes).
 #include <cstdio>
 
 #include "gemm_precision.cuh"

@@ -1,13 +1,12 @@
 // autotuned_tiles: an FP32 GEMM (CUDA cores) whose tile shape is a compile-time choice, on a shape the
-// usual default serves badly: C[512][512] = A[512][16384] * B[16384][512] (8.6 GFLOP; `--axis m/n/k`), e.g. the
-// weight gradient of a 512-wide layer over 16 Ki tokens.
+// usual default serves badly: C[1024][1024] = A[1024][8192] * B[8192][1024] (17.2 GFLOP; `--axis m/n/k`).
 //
 //   baseline_autotuned_tiles.cu    the fixed configuration a library tunes for large square GEMMs:
 //                                  128 x 128 tiles, 8 x 8 outputs per thread
-//   optimized_autotuned_tiles.cu   the same kernel template in six tile shapes; setup() times each on the
+//   optimized_autotuned_tiles.cu   the same kernel template in five tile shapes; setup() times each on the
 //                                  pair's own buffers and keeps the fastest, cached by (GPU, m, n, k)
 //
-// At 512 x 512 the fixed tile makes 16 blocks for 132 SMs: 88% of the GPU idles however good each block
+// At 1024 x 1024 the fixed tile makes 64 blocks for 132 SMs: half the GPU idles however good each block
 // is. Smaller tiles reuse less data per load but fill the machine; which wins depends on shape and GPU,
 // which is why it is measured rather than guessed. All configurations sum each output in the same order
 // (sgemm_tiles.cuh): bit-identical outputs, the default fp32 tolerance.
@@ -19,9 +18,9 @@
 #include "aisp/axes.hpp"
 #include "sgemm_tiles.cuh"
 
-inline int64_t autotune_m() { return aisp::axis("m", 512); }
-inline int64_t autotune_n() { return aisp::axis("n", 512); }
-inline int64_t autotune_k() { return aisp::axis("k", 16384); }
+inline int64_t autotune_m() { return aisp::axis("m", 1024); }
+inline int64_t autotune_n() { return aisp::axis("n", 1024); }
+inline int64_t autotune_k() { return aisp::axis("k", 8192); }
 
 class AutotunedTilesBase : public aisp::Benchmark {
  public:
