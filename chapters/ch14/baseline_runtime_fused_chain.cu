@@ -4,7 +4,8 @@
 // reads its operand(s) from global memory and writes its result back (16 launches, 4 elements per thread
 // with 16-byte accesses, the op chosen by a uniform switch).
 // Why it is slow: 16 passes over 64 MiB intermediates instead of one: 16 x 8-12 B per element.
-// Expected on Hopper: ~1.5 GB of traffic, ~0.55-0.65 ms.
+// Expected on Hopper: ~1.5 GB of traffic, ~0.55-0.65 ms (an undercount: 10 unary steps x 8 B + 6 binary x 12 B
+// = 152 B per element, 2.55 GB, ~0.9 ms at 2.9 TB/s).
 // Measured (H100 SXM VM, 2026-11-25, cold mode, every check passed): 890.6 us.
 #include "elementwise_chain.cuh"
 

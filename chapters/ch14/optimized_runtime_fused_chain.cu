@@ -5,7 +5,7 @@
 // literals, input operands loaded once per element), prepends the step functions' source (the same text
 // the baseline is compiled from) and compiles the kernel with NVRTC for this GPU. Compile time is
 // logged, never timed.
-// Why it is faster: x, z and r are read once and y written once (16 B per element instead of ~170 B
+// Why it is faster: x, z and r are read once and y written once (16 B per element instead of 152 B
 // through 15 intermediates), and one launch instead of 16.
 // Expected on Hopper: ~268 MB at ~2.8-3 TB/s: ~90-100 us, ~6x.
 // Measured (H100 SXM VM, 2026-11-25, cold mode, every check passed): 86.1 us, 10.3x [10.2, 10.5] (268 MB in 86 us =
