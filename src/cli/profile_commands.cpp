@@ -18,6 +18,7 @@
 #include "core/json_io.hpp"
 #include "core/schema.hpp"
 #include "profile/bottleneck.hpp"
+#include "profile/command_profile.hpp"
 #include "profile/metrics_catalog.hpp"
 #include "profile/profile_compare.hpp"
 #include "profile/profile_run.hpp"
@@ -40,6 +41,9 @@ struct ProfileArgs {
   bool no_db = false, as_json = false, fresh = false;
   int warmup = 1;
   double timeout_s = 900;
+  std::vector<std::string> command;  // `profile ncu|nsys -- CMD ARGS...`: any command instead of a target
+  int launch_count = 20;             // ncu around a command: kernels profiled
+  std::string nvtx_include;          // ncu around a command: only kernels inside this NVTX range
 };
 
 [[noreturn]] void fail(const std::string& msg, int code = 2) { throw CLI::Error("ProfileError", msg, code); }
@@ -208,8 +212,11 @@ std::vector<json> profile_variants(const ProfileArgs& a, const Picked& p, const 
   return docs;
 }
 
+int command_profile(const ProfileArgs& a, const std::string& tool);
+
 int ncu_command(const ProfileArgs& a) {
   if (!pf::find_preset(a.preset)) fail("--preset must be minimal, roofline or deep_dive");
+  if (!a.command.empty()) return command_profile(a, "ncu");
   need_tool("ncu", "AISP_NCU");  // before anything else: a missing tool is the first thing to say
   if (a.target.empty()) fail("a target is required: aisp profile ncu --target ch07:copy_scalar");
   Picked p = pick(a.target, a.variant);
@@ -506,9 +513,49 @@ int sanitizer_command(const ProfileArgs& a) {
   return dirty ? 3 : failed ? 1 : 0;
 }
 
+// ------------------------------------------------------------------ any command
+
+// `aisp profile ncu|nsys -- CMD ARGS...`: the tool around a command of the user's; the report, log and
+// profile document under <artifacts>/profiles/<stamp>__<tool>__cmd_<name>/; ncu's document also stored.
+int command_profile(const ProfileArgs& a, const std::string& tool) {
+  if (!a.target.empty()) fail("give either --target or a command after --, not both");
+  if (a.command.front().rfind("-", 0) == 0)
+    fail(fmt::format("'{}' is not a command: put the command after --, e.g. aisp profile {} -- python3 train.py",
+                     a.command.front(), tool));
+  pf::ToolLocation t = tool == "ncu" ? need_tool("ncu", "AISP_NCU") : need_tool("nsys", "AISP_NSYS");
+  pf::CommandRequest r;
+  r.tool_path = t.path;
+  r.command = a.command;
+  r.name = safe(fs::path(a.command.front()).filename().string());
+  r.out_dir = new_profile_dir(a.artifacts_dir, tool, "cmd_" + r.name).string();
+  r.preset = a.preset;
+  r.clock_control = a.clock_control;
+  r.launch_count = a.launch_count;
+  r.nvtx_range = a.nvtx_include;
+  r.timeout_s = a.timeout_s;
+  r.hardware = hardware_facts();
+  std::cerr << fmt::format("profiling `{}` with {}...\n", fmt::join(a.command, " "), tool);
+  pf::RunOutcome o = tool == "ncu" ? pf::profile_command_ncu(r) : pf::profile_command_nsys(r);
+  write_json_atomic(fs::path(r.out_dir) / (r.name + ".profile.json"), o.doc);
+  if (tool == "ncu" && o.ok) store_doc(a, o.doc, r.out_dir);
+  if (a.as_json) {
+    std::cout << o.doc.dump(2) << "\n";
+  } else if (!o.ok) {
+    std::cout << "FAILED: " << o.error << "\n";
+  } else {
+    if (o.doc.contains("warning")) std::cout << "warning: " << o.doc["warning"].get<std::string>() << "\n";
+    for (auto& k : pf::kernels_from_json(o.doc.value("kernels", json::array()))) print_kernel_metrics(k);
+    std::cout << "report: " << o.doc["files"]["report"].get<std::string>() << "\n";
+  }
+  std::cout << "profile: " << r.out_dir << "\n";
+  // A command that failed under the tool fails this command too (its report, when there is one, is kept).
+  return o.ok && !o.doc.contains("warning") ? 0 : 1;
+}
+
 // ------------------------------------------------------------------ nsys
 
 int nsys_command(const ProfileArgs& a) {
+  if (!a.command.empty()) return command_profile(a, "nsys");
   pf::ToolLocation nsys = pf::find_tool("nsys", "AISP_NSYS");
   if (!nsys.found())
     fail(nsys.missing_message() + "\nNsight Systems is not installed here. On the project's GPU machines (Firecracker "
@@ -580,6 +627,12 @@ void add_profile_commands(CLI::App& root) {
       c->add_option("--variant", a.variant, "baseline, optimized (every optimized variant), a variant name, or all")
           ->capture_default_str();
   };
+  // `-- CMD ARGS...`: a positional after --. Its help names PATH, which keeps it out of the MCP server's
+  // tools (mcp/option_policy.hpp hides options that name a path): a client must never run a command.
+  auto add_command_options = [](CLI::App* c) {
+    c->add_option("command", a.command, "-- CMD ARGS...: profile this command (argv[0] looked up on PATH) instead of "
+                                        "a target");
+  };
   auto analysis = [&](CLI::App* c) {
     c->add_option("--from", a.from, "A profile directory (artifacts/profiles/…) or .profile.json instead of the store");
     c->add_flag("--fresh", a.fresh, "Profile the target now even when the store has a profile");
@@ -590,7 +643,7 @@ void add_profile_commands(CLI::App& root) {
                                           "store and print the metrics with the seed's good/warning/critical levels");
   // Targets are checked in the command (exit 2), not by CLI11's required(): the MCP server derives its tool
   // schemas from these options, and a job started without one must fail like any other usage error.
-  ncu->add_option("-t,--target", a.target, "Target id, e.g. ch07:copy_scalar (required)");
+  ncu->add_option("-t,--target", a.target, "Target id, e.g. ch07:copy_scalar (required unless a command follows --)");
   ncu->add_option("--preset", a.preset, "minimal | roofline | deep_dive (each includes the one before)")
       ->check(CLI::IsMember({"minimal", "roofline", "deep_dive"}))->capture_default_str();
   ncu->add_option("--warmup", a.warmup, "Untimed runs before the profiled one")->capture_default_str();
@@ -598,6 +651,10 @@ void add_profile_commands(CLI::App& root) {
                   "ncu --clock-control: none (default: profile at the clocks the GPU runs; the GPU VMs here refuse "
                   "ncu's clock locking) or base")->check(CLI::IsMember({"none", "base"}))->capture_default_str();
   ncu->add_flag("--no-db", a.no_db, "Do not store the profiles");
+  add_command_options(ncu);
+  ncu->add_option("--launch-count", a.launch_count, "With a command: profile its first N kernels (0: all; each is "
+                                                     "replayed once per metric pass)")->capture_default_str();
+  ncu->add_option("--nvtx-include", a.nvtx_include, "With a command: only kernels inside this NVTX push/pop range");
   common(ncu, true);
   ncu->callback([] { run_and_exit(ncu_command(a)); });
 
@@ -632,7 +689,8 @@ void add_profile_commands(CLI::App& root) {
 
   auto* ns = prof->add_subcommand("nsys", "Nsight Systems timeline of one run (says clearly when nsys is missing or "
                                           "cannot write reports, as on the GPU VMs here)");
-  ns->add_option("-t,--target", a.target, "Target id (required)");
+  ns->add_option("-t,--target", a.target, "Target id (required unless a command follows --)");
+  add_command_options(ns);
   common(ns, true);
   ns->callback([] { run_and_exit(nsys_command(a)); });
 }
