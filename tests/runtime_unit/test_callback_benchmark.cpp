@@ -54,6 +54,11 @@ struct FakeContext final : aisp::Context {
     if (name != "n") throw std::invalid_argument("unknown param '" + name + "'");
     return 6;
   }
+  // Request traces (latency goal) are not part of the Python benchmark shape this adapter serves.
+  aisp::RequestTrace request_trace(const std::string&, const aisp::TraceSpec&) override {
+    throw std::logic_error("no request traces here");
+  }
+  void complete_request(int32_t, cudaStream_t) override { throw std::logic_error("no request traces here"); }
   aisp::DeviceInfo device_;
 };
 
