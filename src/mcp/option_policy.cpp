@@ -47,7 +47,11 @@ bool mentions_a_path(const std::string& help) {
 }  // namespace
 
 bool server_owned(const CommandSpec& command, const CommandOption& option) {
-  (void)command;
+  // hw network: a client neither opens a listening socket on the server's host nor makes it connect to a
+  // host of the client's choosing; the tool measures loopback only.
+  if (command.path == std::vector<std::string>{"hw", "network"} &&
+      (option.name == "address" || option.name == "listen" || option.name == "listen_count" || option.name == "bind"))
+    return true;
   if (std::find(kServerOwned.begin(), kServerOwned.end(), option.name) != kServerOwned.end()) return true;
   // A free-text option documented as a file or directory: hidden until reviewed (the header says why).
   // Enums are not free text, and numbers ("file size in MiB") name no place.
@@ -58,6 +62,8 @@ std::optional<std::pair<double, double>> option_bounds(const CommandSpec& comman
   // hw disk writes and reads a file of --mib MiB: 4 GiB is enough to get past most write caches, and a
   // client cannot fill the disk with it.
   if (command.path == std::vector<std::string>{"hw", "disk"} && option.name == "mib") return std::make_pair(1.0, 4096.0);
+  // hw network sends 3-5 samples of --mib MiB over loopback: 4 GiB a sample is seconds, not hours.
+  if (command.path == std::vector<std::string>{"hw", "network"} && option.name == "mib") return std::make_pair(1.0, 4096.0);
   // A profiler run's own limit: an hour is far beyond any target's profile.
   if (command.path.size() == 2 && command.path[0] == "profile" && option.name == "timeout")
     return std::make_pair(1.0, 3600.0);

@@ -69,6 +69,14 @@ const std::vector<Command>& commands() {
        {probes::probe_nccl}},
       {"disk", "Sequential write and read throughput of a directory (O_DIRECT where the filesystem allows it).",
        {probes::probe_disk}, false},
+      {"network",
+       "TCP throughput and round trip over loopback (this host's TCP stack: an upper bound for any NIC test), and "
+       "over a NIC to a peer running `aisp hw network --listen PORT` when --address HOST:PORT is given; lists the "
+       "interfaces (state, link speed).",
+       {probes::probe_network}, false},
+      {"ib", "InfiniBand / RoCE ports from /sys/class/infiniband: state, link layer, negotiated link rate (read, not "
+             "measured); with no device it says so and exits 0.",
+       {probes::probe_ib}, false},
       {"speed", "~10-second sanity check: one BF16 GEMM (cuBLASLt 8192^3) and one 1 GiB HBM copy, compared with "
                 "the datasheet and with this GPU's stored ceilings.",
        {probes::probe_speed}},
@@ -179,10 +187,31 @@ void add_hw_commands(CLI::App& root) {
       sub->add_option("--dir", opt->disk_dir, "directory to test")->capture_default_str();
       sub->add_option("--mib", opt->disk_mib, "file size in MiB")->capture_default_str();
     }
+    if (name == "network") {
+      sub->add_option("--address", opt->net_address, "HOST[:PORT] (default port 5201) of a peer running "
+                                                     "`aisp hw network --listen`: measure the NIC path to it");
+      sub->add_option("--listen", opt->net_listen, "Serve as the peer on this TCP port (0: any free port) instead "
+                                                   "of measuring");
+      sub->add_option("--listen-count", opt->net_listen_count, "--listen: connections to serve, then exit (0: until "
+                                                               "killed)")->capture_default_str();
+      sub->add_option("--bind", opt->net_bind, "--listen: IPv4 address to bind")->capture_default_str();
+      sub->add_option("--mib", opt->net_mib, "MiB per throughput sample")->capture_default_str();
+      sub->add_flag("--quick", opt->quick, "fewer samples (smoke test)");
+    }
     if (name == "nccl")
       sub->add_option("--max-mib", opt->nccl_max_mib, "largest message in MiB (sizes 1 MiB x4 ...)")->capture_default_str();
     const Command* c = &cmd;
-    sub->callback([c, opt] { run(*c, *opt); });
+    sub->callback([c, opt, name] {
+      if (name == "network" && opt->net_listen >= 0) {
+        try {
+          probes::serve_network_sink(*opt);
+        } catch (const std::exception& e) {
+          fail(2, std::string("aisp hw network --listen: ") + e.what());
+        }
+        return;
+      }
+      run(*c, *opt);
+    });
   }
 }
 

@@ -107,6 +107,11 @@ struct ProbeOptions {
   std::string disk_dir = ".";
   double disk_mib = 1024;
   double nccl_max_mib = 1024;
+  std::string net_address;          // network: HOST[:PORT] of a peer running `aisp hw network --listen`
+  int net_listen = -1;              // network: >= 0, serve as that peer on this port instead of measuring
+  int net_listen_count = 0;         // network --listen: connections to serve (0: until killed)
+  std::string net_bind = "0.0.0.0";  // network --listen: address to bind
+  double net_mib = 256;             // network: MiB per throughput sample
 };
 
 struct ProbeContext {

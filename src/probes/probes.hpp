@@ -1,6 +1,8 @@
 // One function per probe; each lives in its own file (probe_<name>.cu/.cpp) and reports through
 // probe_core. hw_commands.cpp maps subcommands onto these.
 #pragma once
+#include <filesystem>
+
 #include "probes/probe_core.hpp"
 
 namespace aisp::probes {
@@ -16,6 +18,13 @@ ProbeResult probe_p2p(const ProbeContext& ctx);       // GPU<->GPU copy-engine b
 ProbeResult probe_nccl(const ProbeContext& ctx);      // NCCL collectives, algbw/busbw (>= 2 GPUs)
 ProbeResult probe_disk(const ProbeContext& ctx);      // sequential write/read of a directory
 ProbeResult probe_speed(const ProbeContext& ctx);     // ~10 s sanity check: one GEMM + one copy
+ProbeResult probe_network(const ProbeContext& ctx);   // TCP loopback, and a NIC path to a --listen peer
+ProbeResult probe_ib(const ProbeContext& ctx);        // InfiniBand / RoCE ports from sysfs (or a clear skip)
+
+// `aisp hw network --listen PORT`: the peer side of the NIC test (probe_network.cpp); returns the exit code.
+int serve_network_sink(const ProbeOptions& opt);
+// "/sys", or $AISP_SYSFS_ROOT (tests point it at a fake tree of class/net and class/infiniband).
+std::filesystem::path sysfs_root();
 
 // Pieces that other probes reuse (speed, roofline).
 // cuBLASLt GEMM of m×n×k in `dtype` ("bf16", "fp16", "tf32", "fp8_e4m3", "int8", "fp64"); fills `f`
