@@ -80,6 +80,7 @@ class CursesTui {
       case KEY_HOME: selected_ = 0; break;
       case KEY_END: selected_ = rows - 1; break;
       case '\n': case KEY_ENTER: open_history(); break;
+      case KEY_RESIZE: break;  // curses has updated LINES and COLS; the next draw() uses them
       default: message_ = fmt::format("key {} does nothing here (? for help)", keyname(key)); break;
     }
     if (selected_ < 0) selected_ = 0;

@@ -20,10 +20,10 @@ std::string progress_bar(size_t completed, size_t total, int width) {
 
 std::vector<std::string> targets_table(const TuiData& d) {
   std::vector<std::string> out;
-  out.push_back(fmt::format("{:<34} {:<16} {:<22} {:>10} {:>10} {:<24} {}", "target", "hardware", "best variant",
+  out.push_back(fmt::format("{:<40} {:<16} {:<22} {:>10} {:>10} {:<24} {}", "target", "hardware", "best variant",
                             "base ms", "best ms", "speedup [95% CI]", "verdict"));
   for (auto& t : d.targets)
-    out.push_back(fmt::format("{:<34} {:<16} {:<22} {:>10.4f} {:>10.4f} {:<24} {}", t.target.substr(0, 34),
+    out.push_back(fmt::format("{:<40} {:<16} {:<22} {:>10.4f} {:>10.4f} {:<24} {}", t.target.substr(0, 40),
                               t.hardware_key.substr(0, 16), t.best_variant.substr(0, 22), t.baseline_ms, t.best_ms,
                               speedup_with_ci(t.speedup, t.ci_low, t.ci_high), t.verdict.empty() ? t.status : t.verdict));
   return out;
