@@ -65,6 +65,21 @@ TargetResult not_run_result(const Target& target, double limit_s, double elapsed
   return r;
 }
 
+void cold_start_target(SuiteOptions& o, RunOptions& run, const fs::path& caches) {
+  if (o.fresh_output_device) {
+    run.output_device.reset();
+    o.run.output_device.reset();
+    run.output_device = o.fresh_output_device();
+  }
+  std::error_code ec;
+  fs::remove_all(caches, ec);
+  fs::create_directories(caches / "triton", ec);
+  fs::create_directories(caches / "inductor", ec);
+  setenv("TRITON_CACHE_DIR", (caches / "triton").c_str(), 1);
+  setenv("TORCHINDUCTOR_CACHE_DIR", (caches / "inductor").c_str(), 1);
+}
+
+
 SuiteOutcome run_suite(const std::vector<Target>& targets, const fs::path& run_dir, SuiteOptions o) {
   SuiteOutcome out;
   out.run_dir = run_dir;
@@ -114,14 +129,10 @@ SuiteOutcome run_suite(const std::vector<Target>& targets, const fs::path& run_d
                            {"estimate", elapsed_and_remaining(printer.elapsed_s(), out.results.size(), targets.size())}},
                       -1);
     TargetResult r;
+    const fs::path cold_caches = run_dir / "work" / "cold_start" / file_slug(target.id);
     try {
       RunOptions run = run_options_for(target, o.run, o.target_extras);
-      if (o.cold_start && o.fresh_output_device) {
-        // The previous target's device (its IPC mappings, its stream) is released before the next exists.
-        run.output_device.reset();
-        o.run.output_device.reset();
-        run.output_device = o.fresh_output_device();
-      }
+      if (o.cold_start) cold_start_target(o, run, cold_caches);
       // This GPU's calibration for the target (its spread, else its floor); with none, the documented
       // default spread (core/noise_floor.hpp), so that a pair of processes running the same code is never
       // called FASTER or SLOWER for want of a calibration.
@@ -137,6 +148,10 @@ SuiteOutcome run_suite(const std::vector<Target>& targets, const fs::path& run_d
       r.status = status::failed_error;
       r.error = std::string("internal error in the supervisor: ") + e.what();
       std::fprintf(stderr, "\n%s: %s\n", target.id.c_str(), r.error.c_str());
+    }
+    if (o.cold_start) {
+      std::error_code ec;
+      fs::remove_all(cold_caches, ec);  // compiler caches of this target only: nothing to keep
     }
     json samples = {{"target", r.id}, {"mode", r.mode}, {"seeds", r.seeds}, {"variants", json::array()}};
     for (const VariantResult* v : [&] {

@@ -35,6 +35,13 @@ struct SuiteOptions {
   std::function<std::shared_ptr<OutputDevice>()> fresh_output_device;
 };
 
+// --cold-start, before each target: nothing the previous target left behind is reused. The supervisor's
+// output device (IPC mappings, stream) is released and a new one made from `fresh_output_device`; the
+// Python workers' compiler caches ($TRITON_CACHE_DIR, $TORCHINDUCTOR_CACHE_DIR, inherited by the workers)
+// point at empty folders under `caches`, so a torch.compile or Triton variant compiles from scratch
+// instead of loading what an earlier target (or run) compiled. The suite removes `caches` afterwards.
+void cold_start_target(SuiteOptions& options, RunOptions& run, const std::filesystem::path& caches);
+
 // The result recorded for a target the suite did not start because --suite-timeout was reached.
 TargetResult not_run_result(const Target& target, double limit_s, double elapsed_s);
 

@@ -510,6 +510,26 @@ TEST(BenchRun, NcuMetricSetOverridesTheProfilePresetAndIsChecked) {
   EXPECT_EQ(o.target_extras[0].warmup, 2);
 }
 
+TEST(BenchSuite, ColdStartGivesEachTargetAFreshOutputDeviceAndEmptyCompilerCaches) {
+  TempDir tmp("cold_start");
+  SuiteOptions o;
+  int made = 0;
+  o.fresh_output_device = [&] {
+    ++made;
+    return std::shared_ptr<OutputDevice>();
+  };
+  RunOptions run;
+  fs::path caches = tmp.path / "work" / "cold_start" / "ch07_copy";
+  fs::create_directories(caches / "triton");
+  touch(caches / "triton" / "kernel_from_an_earlier_target.cubin");
+  cold_start_target(o, run, caches);
+  EXPECT_EQ(made, 1);
+  EXPECT_EQ(std::string(std::getenv("TRITON_CACHE_DIR")), (caches / "triton").string());
+  EXPECT_EQ(std::string(std::getenv("TORCHINDUCTOR_CACHE_DIR")), (caches / "inductor").string());
+  EXPECT_TRUE(fs::is_empty(caches / "triton"));  // nothing an earlier target compiled is found there
+  EXPECT_TRUE(fs::is_directory(caches / "inductor"));
+}
+
 // The real suite (no fake): a limit already reached before the first target starts no target at all, so
 // this runs on a CPU; every target is recorded as skipped with the reason, listed, and the run exits 1.
 TEST(BenchSuite, SuiteTimeoutRecordsTheTargetsItDidNotStartAndExits1) {
