@@ -26,11 +26,13 @@ def markers(hw):
 
 def find_run(run_dir):
     """The run directory as recorded, else its copy under results/reference/ (runs made on a GPU machine
-    record that machine's path)."""
+    record that machine's path), else under docs/measurements/runs/ (runs that did not finish, kept as
+    evidence: the results store and the dashboard's reference data take only finished runs)."""
     if run_dir and (ROOT / run_dir).is_dir():
         return ROOT / run_dir
     name = pathlib.PurePath(run_dir).name if run_dir else ""
     copies = sorted((ROOT / "results" / "reference").glob(f"*/{name}")) if name else []
+    copies += sorted((ROOT / "docs" / "measurements" / "runs").glob(f"{name}*")) if name else []
     return copies[0] if copies else None
 
 
