@@ -53,7 +53,7 @@ std::string tail(const std::string& text, size_t lines = 8) {
     if (pos == std::string::npos) return text;
     ++n;
   }
-  return text.substr(pos + 1);
+  return pos < text.size() ? text.substr(pos + 1) : text;  // empty output (a tool that printed nothing)
 }
 
 }  // namespace
