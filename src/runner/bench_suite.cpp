@@ -80,6 +80,51 @@ void cold_start_target(SuiteOptions& o, RunOptions& run, const fs::path& caches)
 }
 
 
+namespace {
+
+// One target with the suite's options: its own run options (--target-extra-arg, this GPU's calibration,
+// --cold-start). A harness exception becomes a failed_error result: one target must not cost the others.
+TargetResult run_suite_target(const Target& target, SuiteOptions& o, const fs::path& run_dir) {
+  TargetResult r;
+  const fs::path cold_caches = run_dir / "work" / "cold_start" / file_slug(target.id);
+  try {
+    RunOptions run = run_options_for(target, o.run, o.target_extras);
+    if (o.cold_start) cold_start_target(o, run, cold_caches);
+    // This GPU's calibration for the target (its spread, else its floor); with none, the documented
+    // default spread (core/noise_floor.hpp), so that a pair of processes running the same code is never
+    // called FASTER or SLOWER for want of a calibration.
+    NoiseModel noise = noise_model_for(o.noise_floor ? &*o.noise_floor : nullptr, target.id);
+    run.process_spread = noise.spread;
+    run.noise_floor = noise.floor;
+    r = run_target(target, run);
+  } catch (const std::exception& e) {
+    r.id = target.id;
+    r.chapter = target.chapter;
+    r.example = target.example;
+    r.status = status::failed_error;
+    r.error = std::string("internal error in the supervisor: ") + e.what();
+    std::fprintf(stderr, "\n%s: %s\n", target.id.c_str(), r.error.c_str());
+  }
+  if (o.cold_start) {
+    std::error_code ec;
+    fs::remove_all(cold_caches, ec);  // compiler caches of this target only: nothing to keep
+  }
+  return r;
+}
+
+// Every raw sample of the target's variants, GPU and wall clock, in samples/<target>.json.
+void write_target_samples(const fs::path& run_dir, const TargetResult& r) {
+  json samples = {{"target", r.id}, {"mode", r.mode}, {"seeds", r.seeds}, {"variants", json::array()}};
+  std::vector<const VariantResult*> all{&r.baseline};
+  for (auto& x : r.optimizations) all.push_back(&x);
+  for (const VariantResult* v : all)
+    samples["variants"].push_back({{"name", v->name}, {"gpu_ms", v->samples_ms}, {"wall_ms", v->wall_ms},
+                                   {"discarded", v->discarded}});
+  write_json_atomic(run_dir / "samples" / (file_slug(r.id) + ".json"), samples, -1);
+}
+
+}  // namespace
+
 SuiteOutcome run_suite(const std::vector<Target>& targets, const fs::path& run_dir, SuiteOptions o) {
   SuiteOutcome out;
   out.run_dir = run_dir;
@@ -128,40 +173,8 @@ SuiteOutcome run_suite(const std::vector<Target>& targets, const fs::path& run_d
                            {"total", targets.size()}, {"elapsed_s", printer.elapsed_s()},
                            {"estimate", elapsed_and_remaining(printer.elapsed_s(), out.results.size(), targets.size())}},
                       -1);
-    TargetResult r;
-    const fs::path cold_caches = run_dir / "work" / "cold_start" / file_slug(target.id);
-    try {
-      RunOptions run = run_options_for(target, o.run, o.target_extras);
-      if (o.cold_start) cold_start_target(o, run, cold_caches);
-      // This GPU's calibration for the target (its spread, else its floor); with none, the documented
-      // default spread (core/noise_floor.hpp), so that a pair of processes running the same code is never
-      // called FASTER or SLOWER for want of a calibration.
-      NoiseModel noise = noise_model_for(o.noise_floor ? &*o.noise_floor : nullptr, target.id);
-      run.process_spread = noise.spread;
-      run.noise_floor = noise.floor;
-      r = run_target(target, run);
-    } catch (const std::exception& e) {
-      // A harness bug on one target must not cost the others their results.
-      r.id = target.id;
-      r.chapter = target.chapter;
-      r.example = target.example;
-      r.status = status::failed_error;
-      r.error = std::string("internal error in the supervisor: ") + e.what();
-      std::fprintf(stderr, "\n%s: %s\n", target.id.c_str(), r.error.c_str());
-    }
-    if (o.cold_start) {
-      std::error_code ec;
-      fs::remove_all(cold_caches, ec);  // compiler caches of this target only: nothing to keep
-    }
-    json samples = {{"target", r.id}, {"mode", r.mode}, {"seeds", r.seeds}, {"variants", json::array()}};
-    for (const VariantResult* v : [&] {
-           std::vector<const VariantResult*> all{&r.baseline};
-           for (auto& x : r.optimizations) all.push_back(&x);
-           return all;
-         }())
-      samples["variants"].push_back({{"name", v->name}, {"gpu_ms", v->samples_ms}, {"wall_ms", v->wall_ms},
-                                     {"discarded", v->discarded}});
-    write_json_atomic(run_dir / "samples" / (file_slug(r.id) + ".json"), samples, -1);
+    TargetResult r = run_suite_target(target, o, run_dir);
+    write_target_samples(run_dir, r);
     out.results.push_back(std::move(r));
     write_results();  // after every target: a killed run keeps everything finished so far
   }
