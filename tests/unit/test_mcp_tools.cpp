@@ -3,6 +3,8 @@
 // catalog merges sources and plugins, and a hardware-probe tool runs its command as a job. A stand-in
 // script plays `aisp`, so no GPU and no real binary are needed.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include <unistd.h>
 
 #include <filesystem>
@@ -430,8 +432,9 @@ TEST(McpTools, StoredProfileToolRunsOverTheServersStore) {
                   {"fresh", "--fresh", "boolean", false, false, "Profile now"}}}};
   JobManager jobs;
   auto tools = make_tools(c, jobs);
-  ASSERT_EQ(tools.back().name, "aisp_profile_compare");
-  Tool& cmp = tools.back();
+  auto found = std::find_if(tools.begin(), tools.end(), [](const Tool& t) { return t.name == "aisp_profile_compare"; });
+  ASSERT_NE(found, tools.end());
+  Tool& cmp = *found;
   std::atomic<bool> cancelled{false};
   json args = {{"target", "ch07:transpose"}};
   ToolCall call{args, cancelled, [](double, double, const std::string&) {}};
