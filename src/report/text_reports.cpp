@@ -78,15 +78,21 @@ std::string markdown_report(const std::vector<TargetResult>& targets, const json
 
 std::string csv_report(const std::vector<TargetResult>& targets) {
   std::string csv = "target,chapter,example,variant,status,verdict,median_ms,mean_ms,p90_ms,stdev_ms,n,discarded,"
-                    "speedup,ci_low,ci_high,p_value,peak_mb,memory_savings_pct,verification_passed,error,tolerance\n";
+                    "speedup,ci_low,ci_high,p_value,peak_mb,memory_savings_pct,verification_passed,error,tolerance,"
+                    "goal_statistic,goal_value,goal_ci_low,goal_ci_high,goal_unit\n";
   for (auto& t : targets) {
     auto row = [&](const VariantResult& v) {
-      csv += fmt::format("{},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{},{},{:.6g},{:.6g},{:.6g},{:.3g},{:.3f},{:.3f},{},{},{}\n",
+      // Throughput / latency goals in their unit (empty cells for speed and memory goals).
+      std::string goal = v.goal_metric ? fmt::format("{},{:.6g},{:.6g},{:.6g},{}", csv_escape(v.goal_metric->name),
+                                                     v.goal_metric->value, v.goal_metric->ci_low,
+                                                     v.goal_metric->ci_high, csv_escape(v.goal_metric->unit))
+                                       : ",,,,";
+      csv += fmt::format("{},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{},{},{:.6g},{:.6g},{:.6g},{:.3g},{:.3f},{:.3f},{},{},{},{}\n",
                          t.id, t.chapter, t.example, v.name, v.status, v.verdict, v.timing.median, v.timing.mean,
                          v.timing.p90, v.timing.stdev, v.timing.n, v.discarded, v.speedup, v.ci_low, v.ci_high,
                          v.p_value, v.memory.peak_mb, v.memory_savings_pct,
                          v.verification ? (v.verification->passed ? "true" : "false") : "", csv_escape(v.error),
-                         csv_escape(tolerance_cell(t.tolerance)));
+                         csv_escape(tolerance_cell(t.tolerance)), goal);
     };
     row(t.baseline);
     for (auto& o : t.optimizations) row(o);
