@@ -150,6 +150,12 @@ json variant_json(const VariantResult& v, bool baseline, const json& workload) {
             // Achieved rates from the workload's declared minimum traffic and FLOPs per run().
             {"achieved_gbs", positive(bytes / seconds / 1e9)},
             {"achieved_tflops", positive(flops / seconds / 1e12)}};
+  // A throughput or latency goal's own statistic, in its unit (issue 24); null for speed and memory.
+  j["goal_metric"] = v.goal_metric ? json{{"name", v.goal_metric->name}, {"unit", v.goal_metric->unit},
+                                          {"value", num(v.goal_metric->value)}, {"ci_low", num(v.goal_metric->ci_low)},
+                                          {"ci_high", num(v.goal_metric->ci_high)},
+                                          {"lower_is_better", v.goal_metric->lower_is_better}}
+                                   : json(nullptr);
   if (!baseline) {
     bool compared = has_time && v.speedup > 0;
     j["speedup"] = compared ? num(v.speedup) : json(nullptr);

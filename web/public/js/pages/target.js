@@ -82,6 +82,8 @@ const variantColumns = [
   {label: 'n', cls: 'num', value: v => `${v.samples}${v.discarded ? ` (−${v.discarded})` : ''}`},
   {label: 'Speedup [95% CI]', cls: 'wide', value: v => (v.name === 'baseline' ? '' : speedupCell(v.speedup, v.ci_low, v.ci_high, v.minimum_required_speedup))},
   {label: 'p', cls: 'num', title: 'Mann-Whitney U', value: v => (isNum(v.p_value) ? fmt(v.p_value, 2) : '')},
+  // Throughput or latency goals: the judged statistic in its unit with its 95% CI (empty for speed/memory).
+  {label: 'Goal [95% CI]', cls: 'wide', value: v => goalText(v.goal_metric)},
   {label: 'Peak MiB', cls: 'num', value: v => fmt(v.peak_memory_mb, 4)},
   {label: 'Checks', value: v => {
     const checks = v.checks || [];
@@ -172,6 +174,12 @@ const historyColumns = [
 ];
 
 // "dtype default" or "rtol 1e-05, atol 0.00195 (why)"; runs stored before the field existed say so.
+function goalText(g) {
+  if (!g || !isNum(g.value)) return '';
+  return h('span', {title: g.lower_is_better ? 'lower is better' : 'higher is better'},
+    `${g.name}: ${fmt(g.value, 4)} ${g.unit} [${fmt(g.ci_low, 4)}, ${fmt(g.ci_high, 4)}]`);
+}
+
 function toleranceText(tol) {
   if (!tol) return 'not recorded';
   const part = v => (typeof v === 'number' && v >= 0) ? String(+v.toPrecision(3)) : 'default';
