@@ -11,6 +11,7 @@
 #include "cli/bench_commands.hpp"
 #include "cli/export_commands.hpp"
 #include "cli/info_commands.hpp"
+#include "cli/info_host_commands.hpp"
 #include "cli/mcp_commands.hpp"
 #include "cli/serve_commands.hpp"
 #include "cli/profile_commands.hpp"
@@ -32,6 +33,7 @@ int main(int argc, char** argv) {
   aisp::add_expectation_commands(*app.get_subcommand("bench"));
   aisp::add_analysis_commands(*app.get_subcommand("bench"));
   aisp::add_info_commands(app);
+  aisp::add_info_host_commands(*app.get_subcommand("info"));
   aisp::add_serve_commands(app);
 #ifdef AISP_HAVE_PROBES
   aisp::add_hw_commands(app);
