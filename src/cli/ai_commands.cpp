@@ -55,10 +55,12 @@ in::EvidenceSource source_of(const AiArgs& a) {
       s.db = ref.store;
       s.label = ref.label();
     } catch (const std::exception& e) {
-      fail(fmt::format("no results store at {} (store runs with `aisp bench ingest <run dir>`), and {}", s.db.string(), e.what()));
+      fail(fmt::format("no results store at {} (store runs with `aisp bench ingest <run dir>`), and {}", s.db.string(),
+                       e.what()));
     }
   } else if (!fs::exists(s.db)) {
-    fail(fmt::format("no results store at {} (store runs with `aisp bench ingest <run dir> --db {}`)", s.db.string(), s.db.string()));
+    fail(fmt::format("no results store at {} (store runs with `aisp bench ingest <run dir> --db {}`)", s.db.string(),
+                     s.db.string()));
   }
   s.run = a.run;
   s.hardware_key = a.hardware;
@@ -83,7 +85,8 @@ json data_table(const std::string& name, std::string* path) {
   fail(name + " not found (looked in $AISP_DATA_DIR, ./data and the checkout's data/)");
 }
 
-std::map<std::string, std::vector<in::ProfileEvidence>> profiles_of(const in::EvidenceSource& s, const std::vector<std::string>& targets) {
+std::map<std::string, std::vector<in::ProfileEvidence>> profiles_of(const in::EvidenceSource& s,
+                                                                    const std::vector<std::string>& targets) {
   std::map<std::string, std::vector<in::ProfileEvidence>> out;
   for (auto& t : targets)
     if (auto p = in::load_profile_evidence(s, t); !p.empty()) out[t] = std::move(p);
@@ -112,9 +115,7 @@ void guarded(F f) {
   int code = 0;
   try {
     code = f();
-  } catch (const CLI::Error&) {
-    throw;
-  } catch (const std::exception& e) {
+  } catch (const CLI::Error&) { throw; } catch (const std::exception& e) {
     fail(e.what());
   }
   if (code) throw CLI::RuntimeError(code);
@@ -134,7 +135,8 @@ int suggest_command(const AiArgs& a) {
   analysis::TagVocabulary tags = analysis::vocabulary_from_json(data_table("technique_tags.json", &tags_path), tags_path);
   std::vector<std::string> targets = a.target.empty() ? run.targets() : std::vector<std::string>{a.target};
   return print(in::suggest(run, profiles_of(s, targets), a.target.empty() ? std::vector<std::string>{} : targets,
-                           {patterns, tags}, a.top), a);
+                           {patterns, tags}, a.top),
+               a);
 }
 
 int ask_command(const AiArgs& a) {
@@ -156,10 +158,12 @@ int ask_command(const AiArgs& a) {
 
 void common_options(CLI::App* c, AiArgs& a) {
   c->add_option("--db", a.db, "Results store (default: $AISP_DB, else artifacts/aisp.db, else the shipped reference runs)");
-  c->add_option("--run", a.run, "Stored run: id, key, unique prefix, latest, previous (default: the newest run holding the target)");
+  c->add_option("--run", a.run,
+                "Stored run: id, key, unique prefix, latest, previous (default: the newest run holding the target)");
   c->add_option("--hardware", a.hardware, "Hardware key the run must be from (e.g. h100_80gb_hbm3)");
   c->add_option("--caps", a.caps, "hardware_capabilities_<hwkey>.json with the measured ceilings (default: looked for)");
-  c->add_option("--profiles", a.profiles, "Directory of ncu profiles (<variant>.profile.json or raw <variant>.csv) instead of the store's");
+  c->add_option("--profiles", a.profiles,
+                "Directory of ncu profiles (<variant>.profile.json or raw <variant>.csv) instead of the store's");
   c->add_flag("--json", a.as_json, "Print the answer as JSON (schema aisp.ai_answer/1)");
   c->add_option("--endpoint", a.endpoint, "OpenAI-compatible base URL (…/v1): rewrite the grounded facts into prose");
   c->add_option("--api-key-env", a.api_key_env, "Name of the environment variable holding the endpoint's API key");
@@ -169,12 +173,14 @@ void common_options(CLI::App* c, AiArgs& a) {
 }  // namespace
 
 void add_ai_commands(CLI::App& root) {
-  auto* ai = root.add_subcommand("ai", "Answers grounded in what aisp measured: explain a speedup, ask about stored results, "
-                                       "suggest next optimizations (rule-based, offline; --endpoint for prose)");
+  auto* ai = root.add_subcommand("ai",
+                                 "Answers grounded in what aisp measured: explain a speedup, ask about stored results, "
+                                 "suggest next optimizations (rule-based, offline; --endpoint for prose)");
   ai->require_subcommand(1);
   static AiArgs a;
-  auto* explain = ai->add_subcommand("explain", "Why a target's optimized variants are faster or not: verdict and CI, roofline "
-                                                "placement, stored ncu counters and bottleneck");
+  auto* explain = ai->add_subcommand("explain",
+                                     "Why a target's optimized variants are faster or not: verdict and CI, roofline "
+                                     "placement, stored ncu counters and bottleneck");
   explain->add_option("target", a.target, "Target id (ch07:transpose)")->required();
   common_options(explain, a);
   explain->callback([] { guarded([] { return explain_command(a); }); });
@@ -184,8 +190,9 @@ void add_ai_commands(CLI::App& root) {
   common_options(ask, a);
   ask->callback([] { guarded([] { return ask_command(a); }); });
 
-  auto* suggest = ai->add_subcommand("suggest", "Rank next optimizations from the bottleneck (ncu tree or roofline) and the "
-                                                "optimization-patterns table");
+  auto* suggest = ai->add_subcommand("suggest",
+                                     "Rank next optimizations from the bottleneck (ncu tree or roofline) and the "
+                                     "optimization-patterns table");
   suggest->add_option("target", a.target, "Target id (default: every target of the run)");
   suggest->add_option("--top", a.top, "Suggestions kept (0 = all)")->capture_default_str();
   common_options(suggest, a);

@@ -6,9 +6,9 @@
 
 #include <iostream>
 
+#include <nlohmann/json.hpp>
 #include "cli/store_commands.hpp"
 #include "core/artifact_retention.hpp"
-#include <nlohmann/json.hpp>
 
 namespace aisp {
 namespace fs = std::filesystem;
@@ -23,7 +23,7 @@ struct CleanArgs {
 };
 
 std::string size_text(uintmax_t b) {
-  return b >= (1ull << 30) ? fmt::format("{:.1f} GiB", b / 1073741824.0)
+  return b >= (1ull << 30)   ? fmt::format("{:.1f} GiB", b / 1073741824.0)
          : b >= (1ull << 20) ? fmt::format("{:.1f} MiB", b / 1048576.0)
                              : fmt::format("{:.1f} KiB", b / 1024.0);
 }
@@ -62,8 +62,9 @@ void print(const std::vector<RetentionItem>& items, const CleanArgs& a) {
 
 void add_clean_commands(CLI::App& root) {
   static CleanArgs a;
-  auto* c = root.add_subcommand("clean", "Artifact retention: remove old run and profile directories (dry run unless --yes; "
-                                         "never the results store unless --include-store)");
+  auto* c = root.add_subcommand("clean",
+                                "Artifact retention: remove old run and profile directories (dry run unless --yes; "
+                                "never the results store unless --include-store)");
   c->add_option("--artifacts-dir", a.artifacts_dir, "Artifacts directory (runs/, profiles/)")->capture_default_str();
   c->add_option("--older-than", a.older_than, "Remove run/profile directories older than DAYS (from the stamp in their name)")
       ->check(CLI::NonNegativeNumber);
@@ -76,7 +77,8 @@ void add_clean_commands(CLI::App& root) {
   c->add_flag("-v,--verbose", a.verbose, "Also list what is kept and why");
   c->callback([] {
     if (a.older_than < 0 && a.keep < 0 && !a.include_store)
-      throw CLI::Error("CleanError", "give --older-than DAYS and/or --keep N (or --include-store): nothing is removed by default", 2);
+      throw CLI::Error("CleanError",
+                       "give --older-than DAYS and/or --keep N (or --include-store): nothing is removed by default", 2);
     RetentionPolicy p;
     if (a.older_than >= 0) p.older_than_days = a.older_than;
     if (a.keep >= 0) p.keep = static_cast<size_t>(a.keep);
@@ -87,8 +89,12 @@ void add_clean_commands(CLI::App& root) {
     if (a.as_json) {
       nlohmann::json j = nlohmann::json::array();
       for (auto& it : items)
-        j.push_back({{"path", it.path.string()}, {"kind", it.kind}, {"age_days", it.age_days}, {"bytes", it.bytes},
-                     {"remove", it.remove}, {"reason", it.reason}});
+        j.push_back({{"path", it.path.string()},
+                     {"kind", it.kind},
+                     {"age_days", it.age_days},
+                     {"bytes", it.bytes},
+                     {"remove", it.remove},
+                     {"reason", it.reason}});
       std::cout << nlohmann::json{{"dry_run", !a.yes}, {"artifacts_dir", a.artifacts_dir}, {"items", j}}.dump(2) << "\n";
     } else {
       print(items, a);

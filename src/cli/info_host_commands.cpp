@@ -29,12 +29,11 @@ std::string read_text(const fs::path& p) {
 
 // A program on PATH (or at an absolute path): its full path, "" when absent.
 std::string which(const std::string& program) {
-  return program.find('/') != std::string::npos ? (fs::exists(program) ? program : "")
-                                                 : [&] {
-                                                     std::string p = capture_stdout("command -v " + program + " 2>/dev/null");
-                                                     while (!p.empty() && (p.back() == '\n' || p.back() == ' ')) p.pop_back();
-                                                     return p;
-                                                   }();
+  return program.find('/') != std::string::npos ? (fs::exists(program) ? program : "") : [&] {
+    std::string p = capture_stdout("command -v " + program + " 2>/dev/null");
+    while (!p.empty() && (p.back() == '\n' || p.back() == ' ')) p.pop_back();
+    return p;
+  }();
 }
 
 // ---------------------------------------------------------------- status
@@ -42,7 +41,8 @@ std::string which(const std::string& program) {
 json store_status(const fs::path& db) {
   json s = {{"path", db.string()}, {"exists", fs::exists(db)}};
   if (!fs::exists(db)) {
-    s["note"] = "not found: no run stored yet (aisp bench run stores each finished run; aisp bench ingest stores existing ones)";
+    s["note"] =
+        "not found: no run stored yet (aisp bench run stores each finished run; aisp bench ingest stores existing ones)";
     return s;
   }
   try {
@@ -50,11 +50,12 @@ json store_status(const fs::path& db) {
     auto runs = store.list_runs();
     s["runs"] = runs.size();
     if (!runs.empty())
-      s["newest_run"] = {{"id", runs.back().id}, {"key", runs.back().key}, {"hardware_key", runs.back().hardware_key},
-                         {"targets", runs.back().targets}, {"complete", runs.back().complete}};
-  } catch (const std::exception& e) {
-    s["error"] = e.what();
-  }
+      s["newest_run"] = {{"id", runs.back().id},
+                         {"key", runs.back().key},
+                         {"hardware_key", runs.back().hardware_key},
+                         {"targets", runs.back().targets},
+                         {"complete", runs.back().complete}};
+  } catch (const std::exception& e) { s["error"] = e.what(); }
   return s;
 }
 
@@ -73,13 +74,17 @@ json status_doc(const std::string& db, const std::string& artifacts) {
   json sys = collect_system_info();
   json gpus = json::array();
   for (auto& g : sys["gpus"])
-    gpus.push_back({{"ordinal", g.value("ordinal", 0)}, {"name", g.value("name", "")}, {"driver_version", g.value("driver_version", "")},
-                    {"temperature_c", g.value("temperature_c", 0.0)}, {"power_w", g.value("power_w", 0.0)},
+    gpus.push_back({{"ordinal", g.value("ordinal", 0)},
+                    {"name", g.value("name", "")},
+                    {"driver_version", g.value("driver_version", "")},
+                    {"temperature_c", g.value("temperature_c", 0.0)},
+                    {"power_w", g.value("power_w", 0.0)},
                     {"compute_processes", g.value("compute_processes", 0)}});
   std::string driver = driver_from_proc(read_text("/proc/driver/nvidia/version"));
   return {{"gpus", gpus},
           {"gpu_error", sys.value("error", "")},
-          {"driver", driver.empty() ? json("not found (no /proc/driver/nvidia/version: no NVIDIA kernel module loaded)") : json(driver)},
+          {"driver",
+           driver.empty() ? json("not found (no /proc/driver/nvidia/version: no NVIDIA kernel module loaded)") : json(driver)},
           {"cuda_runtime", sys["software"].value("cuda_runtime_version", "")},
           {"store", store_status(store_path(db, artifacts))},
           {"last_run", last_run_dir(artifacts)}};
@@ -94,8 +99,10 @@ void print_status(const json& s) {
   std::cout << "driver:   " << s["driver"].get<std::string>() << "\n";
   std::cout << "CUDA:     runtime " << s["cuda_runtime"].get<std::string>() << " (linked into aisp)\n";
   const json& st = s["store"];
-  if (!st["exists"].get<bool>()) std::cout << "store:    " << st["path"].get<std::string>() << ": " << st["note"].get<std::string>() << "\n";
-  else if (st.contains("error")) std::cout << "store:    " << st["path"].get<std::string>() << ": " << st["error"].get<std::string>() << "\n";
+  if (!st["exists"].get<bool>())
+    std::cout << "store:    " << st["path"].get<std::string>() << ": " << st["note"].get<std::string>() << "\n";
+  else if (st.contains("error"))
+    std::cout << "store:    " << st["path"].get<std::string>() << ": " << st["error"].get<std::string>() << "\n";
   else {
     std::cout << fmt::format("store:    {} ({} runs)\n", st["path"].get<std::string>(), st.value("runs", 0));
     if (st.contains("newest_run"))
@@ -104,8 +111,9 @@ void print_status(const json& s) {
                                st["newest_run"]["targets"].get<int64_t>());
   }
   const json& lr = s["last_run"];
-  std::cout << "last run: " << (lr["path"].is_null() ? lr["note"].get<std::string>()
-                                                     : lr["path"].get<std::string>() + " (" + lr["state"].get<std::string>() + ")")
+  std::cout << "last run: "
+            << (lr["path"].is_null() ? lr["note"].get<std::string>()
+                                     : lr["path"].get<std::string>() + " (" + lr["state"].get<std::string>() + ")")
             << "\n";
 }
 
@@ -151,11 +159,13 @@ void print_topology(const json& t) {
     std::cout << head << "CPU affinity   NUMA\n";
     for (auto& d : m["devices"]) {
       std::string line = fmt::format("{:<7}", d.get<std::string>());
-      for (auto& e : m["devices"]) line += fmt::format("{:<7}", m["links"][d.get<std::string>()][e.get<std::string>()].get<std::string>());
+      for (auto& e : m["devices"])
+        line += fmt::format("{:<7}", m["links"][d.get<std::string>()][e.get<std::string>()].get<std::string>());
       json aff = m["affinity"].value(d.get<std::string>(), json::object());
       std::cout << line << fmt::format("{:<15}{}\n", aff.value("CPU Affinity", "-"), aff.value("NUMA Affinity", "-"));
     }
-    for (auto& [code, meaning] : m["legend"].items()) std::cout << fmt::format("  {:<5} {}\n", code, meaning.get<std::string>());
+    for (auto& [code, meaning] : m["legend"].items())
+      std::cout << fmt::format("  {:<5} {}\n", code, meaning.get<std::string>());
     for (auto& [nic, name] : m["nic_names"].items()) std::cout << fmt::format("  {}: {}\n", nic, name.get<std::string>());
     std::cout << "(from " << t["matrix_source"].get<std::string>() << ")\n";
   }
@@ -168,13 +178,17 @@ void print_topology(const json& t) {
 // ---------------------------------------------------------------- software
 
 json item_json(const SoftwareItem& i) {
-  return {{"name", i.name}, {"found", i.found}, {"version", i.found ? json(i.version) : json(nullptr)},
-          {"path", i.path.empty() ? json(nullptr) : json(i.path)}, {"note", i.note}};
+  return {{"name", i.name},
+          {"found", i.found},
+          {"version", i.found ? json(i.version) : json(nullptr)},
+          {"path", i.path.empty() ? json(nullptr) : json(i.path)},
+          {"note", i.note}};
 }
 
 SoftwareItem toolkit_item() {
-  for (std::string nvcc : {which("nvcc"), std::string(std::getenv("CUDA_HOME") ? std::getenv("CUDA_HOME") : "/usr/local/cuda") + "/bin/nvcc",
-                           std::string("/usr/local/cuda/bin/nvcc")}) {
+  for (std::string nvcc :
+       {which("nvcc"), std::string(std::getenv("CUDA_HOME") ? std::getenv("CUDA_HOME") : "/usr/local/cuda") + "/bin/nvcc",
+        std::string("/usr/local/cuda/bin/nvcc")}) {
     if (nvcc.empty() || !fs::exists(nvcc)) continue;
     std::string v = nvcc_release(capture_stdout(nvcc + " --version 2>&1"));
     return {"CUDA toolkit (nvcc)", true, v, nvcc, v.empty() ? "nvcc --version printed no release" : "nvcc --version"};
@@ -186,7 +200,8 @@ SoftwareItem toolkit_item() {
 SoftwareItem python_module(const std::string& python, const std::string& module) {
   if (python.empty()) return {module, false, "", "", "not found: no python3"};
   int code = 0;
-  std::string out = capture_stdout(fmt::format("timeout 20 {} -c 'import {} as m; print(m.__version__)' 2>&1", python, module), &code);
+  std::string out =
+      capture_stdout(fmt::format("timeout 20 {} -c 'import {} as m; print(m.__version__)' 2>&1", python, module), &code);
   while (!out.empty() && out.back() == '\n') out.pop_back();
   if (code != 0) {
     std::string last = out.substr(out.rfind('\n') == std::string::npos ? 0 : out.rfind('\n') + 1);
@@ -211,9 +226,11 @@ json software_doc() {
     items.push_back(item_json({name, t.found(), "", t.path, t.found() ? "" : t.missing_message()}));
   }
   std::string python = which("python3");
-  std::string pyver = python.empty() ? "" : capture_stdout(python + " -c 'import platform; print(platform.python_version())' 2>/dev/null");
+  std::string pyver =
+      python.empty() ? "" : capture_stdout(python + " -c 'import platform; print(platform.python_version())' 2>/dev/null");
   while (!pyver.empty() && pyver.back() == '\n') pyver.pop_back();
-  items.push_back(item_json({"python3", !python.empty(), pyver, python, python.empty() ? "not found: python3 not on PATH" : ""}));
+  items.push_back(
+      item_json({"python3", !python.empty(), pyver, python, python.empty() ? "not found: python3 not on PATH" : ""}));
   for (const char* m : {"torch", "triton"}) items.push_back(item_json(python_module(python, m)));
   return {{"items", items}};
 }
@@ -226,11 +243,12 @@ std::string one_line(std::string s) {
 
 void print_software(const json& s) {
   for (auto& i : s["items"])
-    std::cout << fmt::format("{:<24} {:<12} {}\n", i["name"].get<std::string>(),
-                             i["found"].get<bool>() ? (i["version"].is_string() && !i["version"].get<std::string>().empty()
-                                                           ? i["version"].get<std::string>() : "found")
-                                                    : "not found",
-                             i["found"].get<bool>() ? i["path"].get<std::string>() : one_line(i["note"].get<std::string>()));
+    std::cout << fmt::format(
+        "{:<24} {:<12} {}\n", i["name"].get<std::string>(),
+        i["found"].get<bool>()
+            ? (i["version"].is_string() && !i["version"].get<std::string>().empty() ? i["version"].get<std::string>() : "found")
+            : "not found",
+        i["found"].get<bool>() ? i["path"].get<std::string>() : one_line(i["note"].get<std::string>()));
 }
 
 }  // namespace

@@ -7,8 +7,8 @@
 
 #include "cli/ai_commands.hpp"
 #include "cli/analysis_commands.hpp"
-#include "cli/clean_commands.hpp"
 #include "cli/bench_commands.hpp"
+#include "cli/clean_commands.hpp"
 #include "cli/export_commands.hpp"
 #include "cli/info_commands.hpp"
 #include "cli/info_host_commands.hpp"

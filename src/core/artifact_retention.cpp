@@ -101,7 +101,11 @@ std::vector<RetentionItem> plan_retention(const fs::path& artifacts_dir, const R
   }
   std::error_code ec;
   if (policy.include_store && fs::is_regular_file(policy.store, ec)) {
-    RetentionItem s{policy.store, "store", std::chrono::duration<double>(now - mtime_of(policy.store)).count() / 86400.0, 0, true,
+    RetentionItem s{policy.store,
+                    "store",
+                    std::chrono::duration<double>(now - mtime_of(policy.store)).count() / 86400.0,
+                    0,
+                    true,
                     "--include-store: the results store (every stored run's history)"};
     for (const char* suffix : {"", "-wal", "-shm"}) s.bytes += size_of(policy.store.string() + suffix);
     out.push_back(s);

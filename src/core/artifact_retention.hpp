@@ -22,11 +22,11 @@ struct RetentionPolicy {
 
 struct RetentionItem {
   std::filesystem::path path;
-  std::string kind;        // run | profile | store
+  std::string kind;  // run | profile | store
   double age_days = 0;
   uintmax_t bytes = 0;
   bool remove = false;
-  std::string reason;      // why it is removed or kept ("older than 30 days", "newest 5", "in progress")
+  std::string reason;  // why it is removed or kept ("older than 30 days", "newest 5", "in progress")
 };
 
 // Dry: looks only. Both limits given: an item goes when it is older than older_than_days AND not among

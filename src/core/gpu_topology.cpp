@@ -83,7 +83,8 @@ std::vector<NumaNode> numa_nodes(const fs::path& node_dir) {
     std::getline(cpus, node.cpus);
     std::ifstream mem(e.path() / "meminfo");
     for (std::string line; std::getline(mem, line);)
-      if (auto at = line.find("MemTotal:"); at != std::string::npos) node.mem_total_gib = std::stod(line.substr(at + 9)) / 1048576.0;
+      if (auto at = line.find("MemTotal:"); at != std::string::npos)
+        node.mem_total_gib = std::stod(line.substr(at + 9)) / 1048576.0;
     out.push_back(node);
   }
   std::sort(out.begin(), out.end(), [](auto& a, auto& b) { return a.id < b.id; });

@@ -11,11 +11,11 @@
 namespace aisp {
 
 struct TopologyMatrix {
-  std::vector<std::string> devices;                  // GPU0, GPU1, NIC0 ... in column order
-  std::vector<std::vector<std::string>> links;       // links[i][j]: X, NV18, PIX, PXB, PHB, NODE, SYS ...
+  std::vector<std::string> devices;                                    // GPU0, GPU1, NIC0 ... in column order
+  std::vector<std::vector<std::string>> links;                         // links[i][j]: X, NV18, PIX, PXB, PHB, NODE, SYS ...
   std::map<std::string, std::map<std::string, std::string>> affinity;  // device -> {"CPU Affinity": "0-55", ...}
-  std::map<std::string, std::string> legend;         // link code -> meaning ("SYS" -> "Connection traversing ...")
-  std::map<std::string, std::string> nic_names;      // NIC0 -> mlx5_0
+  std::map<std::string, std::string> legend;     // link code -> meaning ("SYS" -> "Connection traversing ...")
+  std::map<std::string, std::string> nic_names;  // NIC0 -> mlx5_0
 };
 
 // Throws std::runtime_error when `text` has no header row with device columns.

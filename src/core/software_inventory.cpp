@@ -72,7 +72,8 @@ std::vector<fs::path> default_lib_dirs() {
   std::vector<fs::path> d;
   for (auto& h : cuda_homes())
     for (const char* sub : {"lib64", "lib", "targets/x86_64-linux/lib", "targets/sbsa-linux/lib"}) add_existing(d, h / sub);
-  for (const char* sys : {"/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib"}) add_existing(d, sys);
+  for (const char* sys : {"/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib"})
+    add_existing(d, sys);
   if (const char* ld = std::getenv("LD_LIBRARY_PATH")) {
     std::stringstream ss(ld);
     for (std::string p; std::getline(ss, p, ':');) add_existing(d, p);
@@ -89,7 +90,8 @@ std::vector<fs::path> default_include_dirs() {
   return d;
 }
 
-SoftwareItem find_library(const LibrarySpec& spec, const std::vector<fs::path>& lib_dirs, const std::vector<fs::path>& include_dirs) {
+SoftwareItem find_library(const LibrarySpec& spec, const std::vector<fs::path>& lib_dirs,
+                          const std::vector<fs::path>& include_dirs) {
   SoftwareItem item{spec.name};
   std::string prefix = "lib" + spec.lib + ".so";
   std::vector<std::string> looked;
@@ -112,7 +114,8 @@ SoftwareItem find_library(const LibrarySpec& spec, const std::vector<fs::path>& 
     break;
   }
   if (!item.found) {
-    item.note = fmt::format("not found: no {}* in {}", prefix, looked.empty() ? "(no library folder exists)" : fmt::format("{}", fmt::join(looked, ", ")));
+    item.note = fmt::format("not found: no {}* in {}", prefix,
+                            looked.empty() ? "(no library folder exists)" : fmt::format("{}", fmt::join(looked, ", ")));
     return item;
   }
   for (auto& dir : include_dirs) {

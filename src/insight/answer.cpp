@@ -14,15 +14,32 @@ void Answer::cite(const Citation& c) {
 json to_json(const Answer& a) {
   json facts = json::array(), suggestions = json::array(), citations = json::array();
   for (auto& f : a.facts)
-    facts.push_back({{"topic", f.topic}, {"target", f.target}, {"variant", f.variant}, {"text", f.text},
-                     {"values", f.values}, {"cite", f.cite}});
+    facts.push_back({{"topic", f.topic},
+                     {"target", f.target},
+                     {"variant", f.variant},
+                     {"text", f.text},
+                     {"values", f.values},
+                     {"cite", f.cite}});
   for (auto& s : a.suggestions)
-    suggestions.push_back({{"target", s.target}, {"pattern", s.pattern}, {"title", s.title}, {"score", s.score},
-                           {"why", s.why}, {"fixes", s.fixes}, {"applied", s.applied}, {"cites", s.cites}});
+    suggestions.push_back({{"target", s.target},
+                           {"pattern", s.pattern},
+                           {"title", s.title},
+                           {"score", s.score},
+                           {"why", s.why},
+                           {"fixes", s.fixes},
+                           {"applied", s.applied},
+                           {"cites", s.cites}});
   for (auto& c : a.citations) citations.push_back({{"id", c.id}, {"kind", c.kind}, {"detail", c.detail}});
-  json j = {{"schema", "aisp.ai_answer/1"}, {"command", a.command}, {"subject", a.subject}, {"summary", a.summary},
-            {"facts", facts}, {"missing", a.missing}, {"suggestions", suggestions}, {"citations", citations},
-            {"source", a.source}, {"grounding", "rule-based over stored measurements"}};
+  json j = {{"schema", "aisp.ai_answer/1"},
+            {"command", a.command},
+            {"subject", a.subject},
+            {"summary", a.summary},
+            {"facts", facts},
+            {"missing", a.missing},
+            {"suggestions", suggestions},
+            {"citations", citations},
+            {"source", a.source},
+            {"grounding", "rule-based over stored measurements"}};
   j["prose"] = a.prose.empty() ? json(nullptr) : json(a.prose);
   j["prose_model"] = a.prose_model.empty() ? json(nullptr) : json(a.prose_model);
   return j;
@@ -31,8 +48,8 @@ json to_json(const Answer& a) {
 std::string to_text(const Answer& a) {
   std::string out;
   for (auto& s : a.summary) out += s + "\n";
-  if (!a.prose.empty()) out += fmt::format("\n{}\n(prose by {} from the facts below; the facts are what was measured)\n",
-                                           a.prose, a.prose_model);
+  if (!a.prose.empty())
+    out += fmt::format("\n{}\n(prose by {} from the facts below; the facts are what was measured)\n", a.prose, a.prose_model);
   if (!a.facts.empty()) out += "\nfacts:\n";
   for (auto& f : a.facts)
     out += fmt::format("  - {}{} [{}]\n", f.target.empty() ? "" : f.target + (f.variant.empty() ? "" : " " + f.variant) + ": ",

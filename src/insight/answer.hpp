@@ -20,32 +20,32 @@ struct Citation {
 };
 
 struct Fact {
-  std::string topic;   // verdict | technique | roofline | counters | bottleneck | ceiling | energy | status
+  std::string topic;  // verdict | technique | roofline | counters | bottleneck | ceiling | energy | status
   std::string target, variant;
-  std::string text;    // one sentence with the numbers
+  std::string text;              // one sentence with the numbers
   json values = json::object();  // the numbers the sentence states, by name (null when not measured)
-  std::string cite;    // a Citation id
+  std::string cite;              // a Citation id
 };
 
 struct Suggestion {
   std::string target, pattern, title;
-  double score = 0;              // priority x headroom (data/optimization_patterns.json says how)
-  std::string why;               // the measured fact that selects this row
+  double score = 0;                  // priority x headroom (data/optimization_patterns.json says how)
+  std::string why;                   // the measured fact that selects this row
   std::vector<std::string> fixes;    // not yet tried by a measured variant of the target
   std::vector<std::string> applied;  // "fix (already applied in variant X, 6.2x)"
   std::vector<std::string> cites;
 };
 
 struct Answer {
-  std::string command;   // explain | ask | suggest
-  std::string subject;   // the target or the question
+  std::string command;               // explain | ask | suggest
+  std::string subject;               // the target or the question
   std::vector<std::string> summary;  // rule-written sentences over the facts
   std::vector<Fact> facts;
   std::vector<std::string> missing;  // data that would sharpen the answer and how to get it
   std::vector<Suggestion> suggestions;
   std::vector<Citation> citations;
-  std::string source;    // the store or files read
-  std::string prose;     // set only when an endpoint rewrote the facts
+  std::string source;  // the store or files read
+  std::string prose;   // set only when an endpoint rewrote the facts
   std::string prose_model;
 
   void cite(const Citation& c);  // adds once per id

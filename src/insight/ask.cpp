@@ -58,7 +58,8 @@ Question parse_question(const std::string& question, const std::vector<std::stri
     if (has_word(text, lower(t))) add(t);
   for (auto& t : known_targets) {
     std::string id = lower(t);
-    if (q.targets.empty() || std::none_of(q.targets.begin(), q.targets.end(), [&](auto& x) { return has_word(text, lower(x)); }))
+    if (q.targets.empty() ||
+        std::none_of(q.targets.begin(), q.targets.end(), [&](auto& x) { return has_word(text, lower(x)); }))
       if (size_t colon = id.find(':'); colon != std::string::npos && has_word(text, id.substr(colon + 1))) add(t);
   }
   if (q.targets.empty())
@@ -77,13 +78,17 @@ std::vector<Fact> ranking_facts(const RunEvidence& run, bool slowest) {
   std::vector<const an::VariantRow*> rows;
   for (auto& r : run.rows)
     if (!r.baseline && r.usable && an::known(r.ci_low)) rows.push_back(&r);
-  std::sort(rows.begin(), rows.end(), [&](auto* a, auto* b) { return slowest ? a->ci_high < b->ci_high : a->ci_low > b->ci_low; });
+  std::sort(rows.begin(), rows.end(),
+            [&](auto* a, auto* b) { return slowest ? a->ci_high < b->ci_high : a->ci_low > b->ci_low; });
   std::vector<Fact> out;
   for (size_t i = 0; i < rows.size() && i < 5; ++i)
-    out.push_back({"rank", rows[i]->target, rows[i]->variant,
+    out.push_back({"rank",
+                   rows[i]->target,
+                   rows[i]->variant,
                    fmt::format("#{} by the CI's {} end: {:.2f}x [{:.2f}, {:.2f}] ({})", i + 1, slowest ? "high" : "low",
                                rows[i]->speedup, rows[i]->ci_low, rows[i]->ci_high, rows[i]->verdict),
-                   {{"speedup", an::number(rows[i]->speedup)}, {"ci_low", an::number(rows[i]->ci_low)}}, run.citation().id});
+                   {{"speedup", an::number(rows[i]->speedup)}, {"ci_low", an::number(rows[i]->ci_low)}},
+                   run.citation().id});
   return out;
 }
 
@@ -92,22 +97,35 @@ std::vector<Fact> status_facts(const RunEvidence& run, const std::vector<std::st
   for (auto& r : run.rows) {
     if (!targets.empty() && std::find(targets.begin(), targets.end(), r.target) == targets.end()) continue;
     if (!r.usable || r.verdict == "INVALID")
-      out.push_back({"status", r.target, r.variant, fmt::format("{} {}: {}", r.status, r.verdict, r.unusable_reason), {}, run.citation().id});
+      out.push_back({"status",
+                     r.target,
+                     r.variant,
+                     fmt::format("{} {}: {}", r.status, r.verdict, r.unusable_reason),
+                     {},
+                     run.citation().id});
   }
   if (out.empty())
-    out.push_back({"status", "", "", fmt::format("every variant{} of the run succeeded and passed its validity checks",
-                                                 targets.empty() ? "" : " of the named targets"), {}, run.citation().id});
+    out.push_back({"status",
+                   "",
+                   "",
+                   fmt::format("every variant{} of the run succeeded and passed its validity checks",
+                               targets.empty() ? "" : " of the named targets"),
+                   {},
+                   run.citation().id});
   return out;
 }
 
 std::vector<Fact> energy_facts(const RunEvidence& run, const std::string& target) {
   std::vector<Fact> out;
   for (auto* r : run.rows_of(target))
-    out.push_back({"energy", target, r->variant,
+    out.push_back({"energy",
+                   target,
+                   r->variant,
                    r->energy.present ? fmt::format("{:.4f} J per run at {:.0f} W average ({})", r->energy.joules_per_run,
                                                    r->energy.avg_power_w, r->energy.source)
                                      : "no energy data: " + r->energy.why,
-                   {{"joules_per_run", an::number(r->energy.joules_per_run)}}, run.citation().id});
+                   {{"joules_per_run", an::number(r->energy.joules_per_run)}},
+                   run.citation().id});
   return out;
 }
 
@@ -142,15 +160,19 @@ Answer ask(const std::string& question, const Question& q, const RunEvidence& ru
     a.suggestions = s.suggestions;
     for (auto& c : s.citations) a.cite(c);
   }
-  a.summary.push_back(fmt::format("{} fact{} selected for {} (topics: {}) from {} — rule-based keyword matching over stored "
-                                  "measurements", a.facts.size(), a.facts.size() == 1 ? "" : "s",
-                                  targets.empty() ? std::string("the whole run") : fmt::format("{}", fmt::join(targets, ", ")),
-                                  fmt::join(q.topics, ", "), run.citation().id));
+  a.summary.push_back(
+      fmt::format("{} fact{} selected for {} (topics: {}) from {} — rule-based keyword matching over stored "
+                  "measurements",
+                  a.facts.size(), a.facts.size() == 1 ? "" : "s",
+                  targets.empty() ? std::string("the whole run") : fmt::format("{}", fmt::join(targets, ", ")),
+                  fmt::join(q.topics, ", "), run.citation().id));
   if (!q.targets.empty() && targets.empty())
-    a.missing.push_back(fmt::format("the named targets ({}) have no result in {}", fmt::join(q.targets, ", "), run.citation().id));
+    a.missing.push_back(
+        fmt::format("the named targets ({}) have no result in {}", fmt::join(q.targets, ", "), run.citation().id));
   if (a.facts.empty() && a.suggestions.empty())
-    a.missing.push_back("no stored fact matches the question: name a target (ch07:transpose) or a chapter (ch07), or ask "
-                        "why / what is fastest / what to try next / which failed / energy");
+    a.missing.push_back(
+        "no stored fact matches the question: name a target (ch07:transpose) or a chapter (ch07), or ask "
+        "why / what is fastest / what to try next / which failed / energy");
   return a;
 }
 

@@ -17,13 +17,15 @@ namespace an = aisp::analysis;
 
 Citation RunEvidence::citation() const {
   return {fmt::format("run {}", run.id), "run",
-          fmt::format("stored run {} ({}, {}, {} mode, commit {}{})", run.id, run.key, run.gpu_model.empty() ? run.hardware_key : run.gpu_model,
-                      run.mode, run.git_commit.substr(0, 8), run.git_dirty ? " dirty" : "")};
+          fmt::format("stored run {} ({}, {}, {} mode, commit {}{})", run.id, run.key,
+                      run.gpu_model.empty() ? run.hardware_key : run.gpu_model, run.mode, run.git_commit.substr(0, 8),
+                      run.git_dirty ? " dirty" : "")};
 }
 
 Citation RunEvidence::ceilings_citation() const {
   an::RooflineCeilings c = an::roofline_ceilings(hardware, "f32");
-  std::string detail = c.bandwidth_source.empty() ? "no roofline ceilings known for this GPU" : "bandwidth: " + c.bandwidth_source;
+  std::string detail =
+      c.bandwidth_source.empty() ? "no roofline ceilings known for this GPU" : "bandwidth: " + c.bandwidth_source;
   return {"ceilings", "ceilings", detail};
 }
 
@@ -67,7 +69,8 @@ int64_t choose_run(Store& store, const EvidenceSource& src, const std::string& t
   for (auto& l : store.latest_results())
     if (l.target == target) found.push_back(l);
   for (auto& l : found)
-    if ((src.hardware_key.empty() || l.hardware_key == src.hardware_key) && (!best || pos[l.run_id] > pos[best])) best = l.run_id;
+    if ((src.hardware_key.empty() || l.hardware_key == src.hardware_key) && (!best || pos[l.run_id] > pos[best]))
+      best = l.run_id;
   for (auto& l : found)
     if (l.run_id != best) elsewhere.push_back(l);
   if (!best) {
@@ -152,8 +155,8 @@ std::vector<ProfileEvidence> from_store(const fs::path& db, const std::string& t
     if (d.is_discarded()) continue;
     out.push_back(evidence_of(r.variant, profile::kernels_from_json(d.value("kernels", json::array())),
                               {fmt::format("profile {}", r.id), "profile",
-                               fmt::format("stored ncu profile {} ({} preset, {}, {}, {})", r.id, r.preset, r.target,
-                                           r.variant, r.created_at + (r.hardware_key.empty() ? "" : ", " + r.hardware_key))}));
+                               fmt::format("stored ncu profile {} ({} preset, {}, {}, {})", r.id, r.preset, r.target, r.variant,
+                                           r.created_at + (r.hardware_key.empty() ? "" : ", " + r.hardware_key))}));
   }
   return out;
 }

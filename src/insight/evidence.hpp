@@ -15,23 +15,23 @@
 namespace aisp::insight {
 
 struct EvidenceSource {
-  std::filesystem::path db;          // the results store (read-only)
-  std::string run;                   // a run as Store::resolve_run names it; "" = the newest holding the target
-  std::string hardware_key;          // narrows the automatic run choice ("" = any)
-  std::string caps;                  // hardware_capabilities_<hwkey>.json; "" = looked for in caps_dirs
+  std::filesystem::path db;  // the results store (read-only)
+  std::string run;           // a run as Store::resolve_run names it; "" = the newest holding the target
+  std::string hardware_key;  // narrows the automatic run choice ("" = any)
+  std::string caps;          // hardware_capabilities_<hwkey>.json; "" = looked for in caps_dirs
   std::vector<std::filesystem::path> caps_dirs;
   std::filesystem::path profiles_dir;  // *.profile.json or raw ncu CSVs named <variant>.csv; "" = the store's
-  std::string label;                 // prefix for `source` ("shipped reference dataset ...")
+  std::string label;                   // prefix for `source` ("shipped reference dataset ...")
 };
 
 struct RunEvidence {
   RunInfo run;
   analysis::Hardware hardware;
-  std::vector<analysis::VariantRow> rows;   // every target of the run (or the one asked for)
-  std::vector<LatestResult> elsewhere;      // the target's newest runs on other hardware keys
+  std::vector<analysis::VariantRow> rows;  // every target of the run (or the one asked for)
+  std::vector<LatestResult> elsewhere;     // the target's newest runs on other hardware keys
   std::string source;
-  Citation citation() const;                // "run <id>"
-  Citation ceilings_citation() const;       // where the roofline ceilings came from
+  Citation citation() const;           // "run <id>"
+  Citation ceilings_citation() const;  // where the roofline ceilings came from
   std::vector<const analysis::VariantRow*> rows_of(const std::string& target) const;
   std::vector<std::string> targets() const;  // in run order
 };
@@ -45,7 +45,7 @@ struct ProfileEvidence {
   std::string variant;
   profile::KernelProfile kernel;  // the variant's kernels aggregated (profile_compare.hpp)
   std::vector<profile::KernelProfile> kernels;
-  Citation citation;              // "profile <id>" (store) or "profile <file name>" (directory)
+  Citation citation;  // "profile <id>" (store) or "profile <file name>" (directory)
 };
 
 // The newest ncu profile per variant of `target`, baseline first; empty when none is stored.

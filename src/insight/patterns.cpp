@@ -21,7 +21,8 @@ PatternTable patterns_from_json(const nlohmann::json& doc, const std::string& so
   try {
     for (auto& p : doc["patterns"]) {
       PatternRow r{p.at("id").get<std::string>(), p.at("title").get<std::string>(), p.value("priority", 1.0), {}};
-      for (auto& f : p.at("fixes")) r.fixes.push_back({f.at("text").get<std::string>(), f.value("tags", std::vector<std::string>{})});
+      for (auto& f : p.at("fixes"))
+        r.fixes.push_back({f.at("text").get<std::string>(), f.value("tags", std::vector<std::string>{})});
       t.rows.push_back(std::move(r));
     }
   } catch (const nlohmann::json::exception& e) {

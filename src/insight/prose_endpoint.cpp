@@ -8,9 +8,9 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <vector>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 extern char** environ;
 
@@ -34,14 +34,16 @@ nlohmann::json prose_request(const Answer& a, const std::string& model) {
   return {{"model", model},
           {"temperature", 0},
           {"messages", json::array({{{"role", "system"}, {"content", rules}},
-                                    {{"role", "user"}, {"content", "Question or target: " + a.subject + "\nFacts (JSON):\n" + facts.dump(1)}}})}};
+                                    {{"role", "user"},
+                                     {"content", "Question or target: " + a.subject + "\nFacts (JSON):\n" + facts.dump(1)}}})}};
 }
 
 namespace {
 
 std::string scrub(std::string text, const std::string& secret) {
   if (secret.empty()) return text;
-  for (size_t at = text.find(secret); at != std::string::npos; at = text.find(secret, at)) text.replace(at, secret.size(), "[redacted]");
+  for (size_t at = text.find(secret); at != std::string::npos; at = text.find(secret, at))
+    text.replace(at, secret.size(), "[redacted]");
   return text;
 }
 
@@ -112,15 +114,18 @@ ProseResult rewrite_as_prose(const Answer& a, const Endpoint& e) {
   close(fd);
   std::string config = "header = \"Content-Type: application/json\"\n";
   if (!key.empty()) config += "header = \"Authorization: Bearer " + key + "\"\n";
-  CurlRun c = run_curl(e.curl, {"-s", "-S", "-X", "POST", "--max-time", fmt::format("{:.0f}", e.timeout_s), "--data-binary",
-                                std::string("@") + path, "-w", "\n%{http_code}", "-K", "-", completions_url(e.url)},
+  CurlRun c = run_curl(e.curl,
+                       {"-s", "-S", "-X", "POST", "--max-time", fmt::format("{:.0f}", e.timeout_s), "--data-binary",
+                        std::string("@") + path, "-w", "\n%{http_code}", "-K", "-", completions_url(e.url)},
                        config);
   std::filesystem::remove(path);
   size_t nl = c.out.rfind('\n');
-  std::string code = nl == std::string::npos ? "" : c.out.substr(nl + 1), payload = nl == std::string::npos ? c.out : c.out.substr(0, nl);
+  std::string code = nl == std::string::npos ? "" : c.out.substr(nl + 1),
+              payload = nl == std::string::npos ? c.out : c.out.substr(0, nl);
   if (c.status != 0 || code.rfind("2", 0) != 0) {
     r.error = scrub(fmt::format("endpoint {} failed (curl exit {}, HTTP {}): {}", completions_url(e.url), c.status,
-                                code.empty() ? "-" : code, payload.substr(0, 400)), key);
+                                code.empty() ? "-" : code, payload.substr(0, 400)),
+                    key);
     return r;
   }
   json doc = json::parse(payload, nullptr, false);

@@ -14,7 +14,7 @@
 namespace aisp::insight {
 
 struct Endpoint {
-  std::string url;          // base (".../v1") or the full ".../chat/completions" URL
+  std::string url;  // base (".../v1") or the full ".../chat/completions" URL
   std::string model = "gpt-4o-mini";
   std::string api_key_env;  // name of the variable holding the key; "" = send no Authorization header
   double timeout_s = 60;

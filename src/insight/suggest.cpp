@@ -40,23 +40,28 @@ const an::VariantRow* reference_row(const std::vector<const an::VariantRow*>& ro
   return best;
 }
 
-std::vector<Bottleneck> bottlenecks(const RunEvidence& run, const an::VariantRow& row, const std::vector<ProfileEvidence>* profiles) {
+std::vector<Bottleneck> bottlenecks(const RunEvidence& run, const an::VariantRow& row,
+                                    const std::vector<ProfileEvidence>* profiles) {
   std::vector<Bottleneck> out;
   if (profiles)
     for (auto& p : *profiles) {
       if (p.variant != row.variant) continue;
       for (auto& f : profile::diagnose(p.kernel).findings)
         out.push_back({f.id, fmt::format("{} (ncu): {}", row.variant, f.why), p.citation.id,
-                       f.severity == "critical" ? 1.0 : f.severity == "warning" ? 0.8 : 0.5});
+                       f.severity == "critical"  ? 1.0
+                       : f.severity == "warning" ? 0.8
+                                                 : 0.5});
     }
   if (!out.empty()) return out;
   std::string id = roofline_bottleneck(row);
-  std::string why = id == "unplaced"
-                        ? fmt::format("{} is not placed on the roofline (no declared bytes/FLOPs or ceilings) and has no stored profile", row.variant)
-                        : fmt::format("{} runs at {:.1f}% of the {} roof ({}, {})", row.variant, row.roofline_pct, row.bound,
-                                      row.bound == "compute" ? fmt::format("{:.1f} TFLOP/s", row.flops_per_s / 1e12)
-                                                           : fmt::format("{:.0f} GB/s", row.bytes_per_s / 1e9),
-                                      row.baseline ? "the baseline: no variant is faster yet" : "the best measured variant");
+  std::string why =
+      id == "unplaced"
+          ? fmt::format("{} is not placed on the roofline (no declared bytes/FLOPs or ceilings) and has no stored profile",
+                        row.variant)
+          : fmt::format("{} runs at {:.1f}% of the {} roof ({}, {})", row.variant, row.roofline_pct, row.bound,
+                        row.bound == "compute" ? fmt::format("{:.1f} TFLOP/s", row.flops_per_s / 1e12)
+                                               : fmt::format("{:.0f} GB/s", row.bytes_per_s / 1e9),
+                        row.baseline ? "the baseline: no variant is faster yet" : "the best measured variant");
   out.push_back({id, why, run.citation().id + (id == "unplaced" ? "" : ", ceilings"), 1.0});
   return out;
 }
@@ -93,7 +98,9 @@ Answer suggest(const RunEvidence& run, const std::map<std::string, std::vector<P
                const std::vector<std::string>& targets, const SuggestTables& tables, size_t top) {
   Answer a;
   a.command = "suggest";
-  a.subject = targets.size() == 1 ? targets.front() : targets.empty() ? "all targets of the run" : fmt::format("{}", fmt::join(targets, " "));
+  a.subject = targets.size() == 1 ? targets.front()
+              : targets.empty()   ? "all targets of the run"
+                                  : fmt::format("{}", fmt::join(targets, " "));
   a.source = run.source;
   a.cite(run.citation());
   a.cite(run.ceilings_citation());
@@ -105,25 +112,30 @@ Answer suggest(const RunEvidence& run, const std::map<std::string, std::vector<P
     if (!ref) continue;
     auto pit = profiles.find(target);
     const std::vector<ProfileEvidence>* prof = pit == profiles.end() ? nullptr : &pit->second;
-    if (prof) for (auto& p : *prof) a.cite(p.citation);
+    if (prof)
+      for (auto& p : *prof) a.cite(p.citation);
     double headroom = an::known(ref->roofline_pct) ? std::clamp(1 - ref->roofline_pct / 100, 0.05, 1.0) : 0.5;
     auto tried = tried_tags(rows, tables.tags);
     for (auto& b : bottlenecks(run, *ref, prof)) {
       a.facts.push_back({"bottleneck", target, ref->variant, b.why, {{"bottleneck", b.id}, {"headroom", headroom}}, b.cite});
-      if (const PatternRow* p = tables.patterns.find(b.id)) a.suggestions.push_back(suggestion_for(target, b, *p, headroom, tried));
-      else a.missing.push_back(fmt::format("no optimization-patterns row for bottleneck {} ({})", b.id, tables.patterns.source));
+      if (const PatternRow* p = tables.patterns.find(b.id))
+        a.suggestions.push_back(suggestion_for(target, b, *p, headroom, tried));
+      else
+        a.missing.push_back(fmt::format("no optimization-patterns row for bottleneck {} ({})", b.id, tables.patterns.source));
     }
     if (!prof || prof->empty()) unprofiled.push_back(target);
   }
   if (!unprofiled.empty())
-    a.missing.push_back(fmt::format("no stored ncu profile for {}: ranked from the roofline placement only (`aisp profile "
-                                    "ncu --target <target> --preset deep_dive` on a GPU adds the decision tree)",
-                                    unprofiled.size() == 1 ? unprofiled.front() : fmt::format("{} targets", unprofiled.size())));
+    a.missing.push_back(
+        fmt::format("no stored ncu profile for {}: ranked from the roofline placement only (`aisp profile "
+                    "ncu --target <target> --preset deep_dive` on a GPU adds the decision tree)",
+                    unprofiled.size() == 1 ? unprofiled.front() : fmt::format("{} targets", unprofiled.size())));
   std::stable_sort(a.suggestions.begin(), a.suggestions.end(), [](auto& x, auto& y) { return x.score > y.score; });
   if (top && a.suggestions.size() > top) a.suggestions.resize(top);
   for (auto& s : a.suggestions)
     if (a.summary.size() < 3)
-      a.summary.push_back(fmt::format("{}: {} — next: {} [{}]", s.target, s.title, s.fixes.empty() ? "(every fix already measured)" : s.fixes.front(),
+      a.summary.push_back(fmt::format("{}: {} — next: {} [{}]", s.target, s.title,
+                                      s.fixes.empty() ? "(every fix already measured)" : s.fixes.front(),
                                       fmt::join(s.cites, ", ")));
   if (a.summary.empty()) a.summary.push_back("nothing to suggest: no measured target in the run");
   return a;

@@ -3,11 +3,11 @@
 // fake library/include folders with version headers.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <unistd.h>
-#include <algorithm>
 
 #include "core/artifact_retention.hpp"
 #include "core/gpu_topology.hpp"
@@ -61,8 +61,9 @@ TEST(Retention, AgeCountAndBoth) {
     return out;
   };
   aisp::RetentionPolicy age{10.0, std::nullopt};
-  EXPECT_EQ(removed(aisp::plan_retention(d.path, age, now)),
-            (std::vector<std::string>{"20261110_000000__bench__b", "20261101_000000__bench__a", "20261001_000000__ncu__ch07_copy"}));
+  EXPECT_EQ(
+      removed(aisp::plan_retention(d.path, age, now)),
+      (std::vector<std::string>{"20261110_000000__bench__b", "20261101_000000__bench__a", "20261001_000000__ncu__ch07_copy"}));
   aisp::RetentionPolicy count{std::nullopt, 1};
   auto items = aisp::plan_retention(d.path, count, now);
   EXPECT_EQ(removed(items), (std::vector<std::string>{"20261110_000000__bench__b", "20261101_000000__bench__a"}));
@@ -110,11 +111,13 @@ TEST(Topology, NumaNodesFromSysfs) {
 TEST(Software, VersionsFromHeadersAndNames) {
   EXPECT_EQ(aisp::header_version("#define CUDART_VERSION 13000\n", {"CUDART_VERSION"}), "13.0");
   EXPECT_EQ(aisp::header_version("#define NCCL_MAJOR 2\n#define NCCL_MINOR 28\n#define NCCL_PATCH 9\n",
-                                 {"NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH"}), "2.28.9");
+                                 {"NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH"}),
+            "2.28.9");
   EXPECT_EQ(aisp::header_version("#define NCCL_MAJOR 2\n", {"NCCL_MAJOR", "NCCL_MINOR"}), "");
   EXPECT_EQ(aisp::nvcc_release("Cuda compilation tools, release 13.0, V13.0.88\nBuild cuda_13.0"), "13.0.88");
   EXPECT_EQ(aisp::nvcc_release("bash: nvcc: command not found"), "");
-  EXPECT_EQ(aisp::driver_from_proc("NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  Tue Sep 23 2025\n"), "580.95.05");
+  EXPECT_EQ(aisp::driver_from_proc("NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  Tue Sep 23 2025\n"),
+            "580.95.05");
   EXPECT_EQ(aisp::driver_from_proc(""), "");
 
   TempDir d;
@@ -123,7 +126,9 @@ TEST(Software, VersionsFromHeadersAndNames) {
   write(d.path / "lib" / "libnccl.so.2", "");
   write(d.path / "inc" / "nccl.h", "#define NCCL_MAJOR 2\n#define NCCL_MINOR 21\n#define NCCL_PATCH 5\n");
   const auto& libs = aisp::cuda_libraries();
-  auto spec = [&](const std::string& lib) { return *std::find_if(libs.begin(), libs.end(), [&](auto& s) { return s.lib == lib; }); };
+  auto spec = [&](const std::string& lib) {
+    return *std::find_if(libs.begin(), libs.end(), [&](auto& s) { return s.lib == lib; });
+  };
   auto cudnn = aisp::find_library(spec("cudnn"), {d.path / "lib"}, {d.path / "inc"});
   EXPECT_TRUE(cudnn.found);
   EXPECT_EQ(cudnn.version, "9.1.0");  // no header: the longest file name

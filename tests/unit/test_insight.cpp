@@ -65,7 +65,8 @@ std::string read(const std::string& p) {
 in::ProfileEvidence recorded(const std::string& variant) {
   in::ProfileEvidence p;
   p.variant = variant;
-  p.kernels = aisp::profile::parse_ncu_csv(read(std::string(AISP_TEST_DATA_DIR) + "/profile/transpose/" + variant + ".csv")).kernels;
+  p.kernels =
+      aisp::profile::parse_ncu_csv(read(std::string(AISP_TEST_DATA_DIR) + "/profile/transpose/" + variant + ".csv")).kernels;
   p.kernel = aisp::profile::aggregate(p.kernels);
   p.citation = {"profile " + variant + ".csv", "profile", "recorded"};
   return p;
@@ -112,12 +113,13 @@ TEST(InsightPatterns, ShippedTableParsesAndCoversEveryBottleneck) {
   std::string path = std::string(AISP_SOURCE_DIR) + "/data/optimization_patterns.json";
   in::PatternTable t = in::patterns_from_json(aisp::read_json(path), path);
   for (const char* id : {"off_roof", "memory_far_from_roof", "memory_bound", "memory_near_roof", "compute_far_from_roof",
-                         "compute_bound", "compute_near_roof", "unplaced", "uncoalesced", "register_spills", "occupancy_limited",
-                         "bank_conflicts", "latency_bound", "stall_long_scoreboard"})
+                         "compute_bound", "compute_near_roof", "unplaced", "uncoalesced", "register_spills",
+                         "occupancy_limited", "bank_conflicts", "latency_bound", "stall_long_scoreboard"})
     EXPECT_NE(t.find(id), nullptr) << id;
   EXPECT_THROW(in::patterns_from_json(json{{"schema", "other"}}, "x.json"), std::runtime_error);
-  EXPECT_THROW(in::patterns_from_json(json{{"schema", "aisp.optimization_patterns/1"}, {"patterns", {{{"id", "a"}}}}}, "x.json"),
-               std::runtime_error);
+  EXPECT_THROW(
+      in::patterns_from_json(json{{"schema", "aisp.optimization_patterns/1"}, {"patterns", {{{"id", "a"}}}}}, "x.json"),
+      std::runtime_error);
 }
 
 TEST(InsightExplain, VerdictAndRooflineFactsCiteTheRun) {
@@ -182,7 +184,8 @@ TEST(InsightSuggest, AppliedFixesAreDoneNotSuggested) {
   EXPECT_NEAR(s.score, 6 * 0.4, 1e-9);  // priority 6 x headroom (1 - 0.60)
   ASSERT_FALSE(s.applied.empty());
   EXPECT_NE(s.applied[0].find("tiling / data reuse through shared memory (already applied in transpose, 6.22x FASTER)"),
-            std::string::npos) << s.applied[0];
+            std::string::npos)
+      << s.applied[0];
   for (auto& f : s.fixes) EXPECT_EQ(f.find("tiling"), std::string::npos) << f;
   // With the recorded profile of the variant, the decision tree decides instead of the roofline.
   a = in::suggest(run, {{"ch07:transpose", {recorded("baseline"), recorded("transpose")}}}, {"ch07:transpose"},
