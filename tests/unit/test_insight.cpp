@@ -1,7 +1,11 @@
 // src/insight (`aisp ai`): question parsing, roofline bottleneck thresholds, the patterns table, explain's
 // facts and citations, suggest's ranking and already-applied fixes, and the endpoint request — on
 // synthetic variant rows whose numbers are chosen by hand, and on the recorded H100 ncu rows.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
 
 #include <fstream>
 #include <sstream>
@@ -14,6 +18,8 @@
 #include "insight/suggest.hpp"
 #include "profile/ncu_csv.hpp"
 #include "profile/profile_compare.hpp"
+#include "profile/profile_run.hpp"
+#include "store/store.hpp"
 
 namespace an = aisp::analysis;
 namespace in = aisp::insight;
@@ -208,4 +214,46 @@ TEST(InsightProse, RequestCarriesTheFactsAndTheRules) {
   in::ProseResult p = in::rewrite_as_prose(a, {"http://127.0.0.1:9/v1", "m", "AISP_TEST_NO_SUCH_KEY_VARIABLE"});
   EXPECT_FALSE(p.ok);
   EXPECT_NE(p.error.find("AISP_TEST_NO_SUCH_KEY_VARIABLE: the variable is not set"), std::string::npos);
+}
+
+// Profiles stored by `aisp profile ncu` are found in the store, newest per variant, baseline first, each
+// cited by its profile id; a failed profile is skipped.
+TEST(InsightEvidence, StoredProfilesNewestPerVariant) {
+  namespace fs = std::filesystem;
+  fs::path db = fs::temp_directory_path() / ("aisp_insight_profiles_" + std::to_string(::getpid()) + ".db");
+  fs::remove(db);
+  auto doc = [](const std::string& variant, const std::string& created, bool failed) {
+    json d = {{"schema", "aisp.profile/1"},
+              {"tool", "ncu"},
+              {"preset", "deep_dive"},
+              {"target", "ch07:transpose"},
+              {"variant", variant},
+              {"created_at", created},
+              {"hardware", {{"hardware_key", "h100_80gb_hbm3"}}},
+              {"kernels", aisp::profile::kernels_to_json(recorded(variant).kernels)}};
+    if (failed) d["error"] = "ncu failed";
+    return d.dump();
+  };
+  int64_t old_base = 0, new_base = 0, var = 0;
+  {
+    aisp::Store s = aisp::Store::open(db);
+    old_base = s.add_profile(doc("baseline", "2026-11-24T00:00:00Z", false), "/p/old");
+    var = s.add_profile(doc("transpose", "2026-11-24T00:00:01Z", false), "/p/var");
+    new_base = s.add_profile(doc("baseline", "2026-11-25T00:00:00Z", false), "/p/new");
+    s.add_profile(doc("transpose", "2026-11-25T00:00:01Z", true), "/p/failed");
+  }
+  in::EvidenceSource src;
+  src.db = db;
+  auto p = in::load_profile_evidence(src, "ch07:transpose");
+  fs::remove(db);
+  ASSERT_EQ(p.size(), 2u);
+  EXPECT_EQ(p[0].variant, "baseline");
+  EXPECT_EQ(p[0].citation.id, "profile " + std::to_string(new_base));
+  EXPECT_NE(new_base, old_base);
+  EXPECT_EQ(p[1].citation.id, "profile " + std::to_string(var));
+  EXPECT_NE(p[1].citation.detail.find("deep_dive preset"), std::string::npos) << p[1].citation.detail;
+  in::Answer a = in::explain(transpose_run(), p, "ch07:transpose");
+  bool cited = false;
+  for (auto& f : a.facts) cited |= f.cite == fmt::format("profile {}, profile {}", new_base, var);
+  EXPECT_TRUE(cited);
 }
