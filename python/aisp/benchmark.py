@@ -41,6 +41,11 @@ class Benchmark:
     def requirements(self):
         return Requirements()
 
+    def latency_percentile(self):
+        """goal() "latency": the percentile of request latencies judged (request traces are not yet
+        reachable from Python, so this only mirrors the C++ API)."""
+        return 99.0
+
     def min_speedup(self):
         return 0.0
 

@@ -96,9 +96,13 @@ def declarations_json(bench):
     min_speedup = bench.min_speedup()
     if not isinstance(min_speedup, (int, float)) or min_speedup < 0:
         raise DeclarationError("min_speedup() must be a number >= 0 (0: the harness default)")
+    percentile = bench.latency_percentile()
+    if not isinstance(percentile, (int, float)) or not 0 < percentile <= 100:
+        raise DeclarationError("latency_percentile() must be in (0, 100] (got %r)" % (percentile,))
     return json.dumps({"workload": workload.to_json(), "tolerance": tolerance.to_json(), "goal": goal,
                        "requirements": requirements.to_json(), "min_speedup": float(min_speedup),
-                       "technique": str(bench.technique()), "informational": str(bench.informational())})
+                       "technique": str(bench.technique()), "informational": str(bench.informational()),
+                       "latency_percentile": float(percentile)})
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ typedef struct aisp_buffer_info {
 
 /* The benchmark. `declarations_json` is read once, before setup: an object with "workload" (params,
  * precision, bytes, flops, items, item_unit), "tolerance" (rtol, atol, justification), "goal", "requirements"
- * (min_compute_capability, gpus, min_memory_bytes), "min_speedup", "technique", "informational": the
+ * (min_compute_capability, gpus, min_memory_bytes), "min_speedup", "technique", "informational", "latency_percentile": the
  * fields and spellings of the worker's ready message, all required (no silent defaults).
  * Each callback returns 0 on success; otherwise it calls aisp_set_error() first. */
 typedef struct aisp_benchmark_callbacks {

@@ -102,6 +102,7 @@ CallbackBenchmark::CallbackBenchmark(const aisp_benchmark_callbacks& cb) : callb
     min_speedup_ = field(d, "min_speedup").get<double>();
     technique_ = field(d, "technique").get<std::string>();
     informational_ = field(d, "informational").get<std::string>();
+    latency_percentile_ = field(d, "latency_percentile").get<double>();
   } catch (const nlohmann::json::exception& e) {
     throw std::invalid_argument(std::string("declarations: ") + e.what());
   }

@@ -27,6 +27,7 @@ class CallbackBenchmark final : public Benchmark {
   double min_speedup() const override { return min_speedup_; }
   std::string technique() const override { return technique_; }
   std::string informational() const override { return informational_; }
+  double latency_percentile() const override { return latency_percentile_; }
 
  private:
   using Callback = int (*)(void*, aisp_host*);
@@ -37,7 +38,7 @@ class CallbackBenchmark final : public Benchmark {
   Tolerance tolerance_;
   Goal goal_ = Goal::speed;
   Requirements requirements_;
-  double min_speedup_ = 0;
+  double min_speedup_ = 0, latency_percentile_ = 99;
   std::string technique_, informational_;
 };
 

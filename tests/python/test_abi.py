@@ -34,7 +34,8 @@ class LibraryTest(unittest.TestCase):
                                         "item_unit": "items"},
                            "tolerance": {"rtol": -1, "atol": -1, "justification": ""}, "goal": "speed",
                            "requirements": {"min_compute_capability": 0, "gpus": 1, "min_memory_bytes": 0},
-                           "min_speedup": 0, "technique": "stand-in", "informational": ""}).encode()
+                           "min_speedup": 0, "technique": "stand-in", "informational": "",
+                           "latency_percentile": 99}).encode()
         noop = _abi.HostCallback(lambda user, host: 0)
 
         def factory(user, out):

@@ -65,7 +65,7 @@ struct FakeContext final : aisp::Context {
 const char* kDeclarations = R"({"workload": {"params": {"n": 6}, "precision": "bf16", "bytes": 36, "flops": 6,
   "items": 6, "item_unit": "elements"}, "tolerance": {"rtol": 0.01, "atol": 0.001, "justification": "bf16 sums"},
   "goal": "memory", "requirements": {"min_compute_capability": 90, "gpus": 1, "min_memory_bytes": 1024},
-  "min_speedup": 1.2, "technique": "fused in torch", "informational": ""})";
+  "min_speedup": 1.2, "technique": "fused in torch", "informational": "", "latency_percentile": 95})";
 
 // What the callbacks saw, and what they should do.
 struct Script {
@@ -126,6 +126,7 @@ TEST(CallbackBenchmark, DeclarationsReachTheBenchmarkApi) {
   EXPECT_EQ(b.requirements().min_compute_capability, 90);
   EXPECT_DOUBLE_EQ(b.min_speedup(), 1.2);
   EXPECT_EQ(b.technique(), "fused in torch");
+  EXPECT_DOUBLE_EQ(b.latency_percentile(), 95);
 }
 
 TEST(CallbackBenchmark, SetupRunTeardownForwardToTheCallbacksAndTheHostCallsReachTheContext) {
