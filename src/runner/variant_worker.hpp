@@ -7,6 +7,8 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/protocol.hpp"
 #include "core/worker_requests.hpp"
@@ -20,6 +22,9 @@ struct WorkerSpawn {
   std::string visible_device = "0";  // CUDA_VISIBLE_DEVICES for the child
   bool validity = true;              // off: no CUPTI subscription, input refresh or drain checks
   std::map<std::string, int64_t> axes;  // AISP_AXIS_<name> in the child's environment (aisp/axes.hpp)
+  // More of the child's environment, set last: a rank's RANK, WORLD_SIZE, … and NCCL_NVLS_ENABLE=0
+  // (runner/rank_plan.hpp).
+  std::vector<std::pair<std::string, std::string>> env;
 };
 
 struct Reply {

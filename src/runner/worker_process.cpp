@@ -84,6 +84,7 @@ WorkerProcess::WorkerProcess(const WorkerSpawn& s) {
     setenv("CUDA_VISIBLE_DEVICES", s.visible_device.c_str(), 1);
     for (const auto& [name, value] : s.axes) setenv(axis_environment_name(name).c_str(), std::to_string(value).c_str(), 1);
     for (const auto& [name, value] : command.env) setenv(name.c_str(), value.c_str(), 1);
+    for (const auto& [name, value] : s.env) setenv(name.c_str(), value.c_str(), 1);
     execvp(argv[0], argv.data());
     dprintf(2, "exec %s failed: %s\n", argv[0], std::strerror(errno));
     _exit(127);
