@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
@@ -15,6 +16,7 @@
 #include "cli/tui_commands.hpp"
 #include "core/json_io.hpp"
 #include "runner/bench_run.hpp"
+#include "runner/rank_plan.hpp"
 #include "runtime/ipc_output_device.hpp"
 
 namespace aisp {
@@ -114,10 +116,30 @@ void print_calibration(const CalibrationUpdate& u, bool as_json) {
                            u.run_dir.string());
 }
 
+// `bench run --print-launch-plan` (issue 26): the multi-rank plan for the GPUs this process sees, as JSON;
+// nothing is started. The GPU count comes from the same child `aisp info gpu` a run asks.
+int print_launch_plan(const BenchRequest& r, CliBenchHost& host) {
+  cli_errors([&] { check_request(r); });
+  json info = host.system_info();
+  int gpus = info.is_object() ? static_cast<int>(info.value("gpus", json::array()).size()) : 0;
+  try {
+    RankPlan plan = make_rank_plan(rank_launch_options(r), visible_device_ids(std::getenv("CUDA_VISIBLE_DEVICES"), gpus));
+    std::string mpirun = r.launch_via == "mpirun" ? require_mpirun(std::getenv("PATH")) : "";
+    WorkerSpawn base{host.aisp_exe().string(), "<variant plugin>", "<run>/logs/<chapter>__<example>__<variant>.log"};
+    std::cout << launch_plan_report(plan, base, mpirun).dump(2) << "\n";
+  } catch (const std::invalid_argument& e) {
+    throw CLI::ValidationError("--nproc-per-node", e.what());
+  } catch (const std::runtime_error& e) {
+    throw CLI::Error("NoMpirun", e.what(), 2);
+  }
+  return 0;
+}
+
 // `bench run` and `bench calibrate` (without --from-run): the runner does the work, this prints it.
 int run_command(BenchArgs& a) {
   a.request.live_progress = !a.as_json;
   CliBenchHost host;
+  if (a.request.print_launch_plan) return print_launch_plan(a.request, host);
   BenchOutcome out = cli_errors([&] { return run_bench(a.request, host); });
   if (out.calibration) {
     print_calibration(*out.calibration, a.as_json);
@@ -283,6 +305,20 @@ void add_run_command(CLI::App& bench, BenchArgs& a) {
   run->add_option("--target-extra-arg", r.target_extra_args,
                   std::string("TARGET=ARGS: options for one target (id without axis point, or a chapter), e.g. "
                               "'ch07:copy_scalar=--axis n=1M'; repeatable. ARGS: ") + kTargetExtraArgOptions);
+  run->add_option("--nproc-per-node", r.nproc_per_node,
+                  "Run each target as N ranks, one worker per GPU, with RANK/WORLD_SIZE/LOCAL_RANK/MASTER_ADDR/"
+                  "MASTER_PORT and NCCL_NVLS_ENABLE=0 set (docs/multi-gpu.md; N > 1 is only planned so far: use "
+                  "--print-launch-plan)")
+      ->capture_default_str();
+  run->add_option("--launch-via", r.launch_via,
+                  "local: the supervisor starts each rank's worker; mpirun: one Open MPI job (Debian openmpi-bin)")
+      ->check(CLI::IsMember({"local", "mpirun"}))
+      ->capture_default_str();
+  run->add_flag("--ranks-on-one-gpu", r.ranks_on_one_gpu,
+                "Dry run: every rank on the first visible GPU (CPU or one-GPU testing; recorded in the plan)");
+  run->add_flag("--print-launch-plan", r.print_launch_plan,
+                "Print the multi-rank launch plan (each rank's worker command and environment, or the mpirun line) "
+                "as JSON and exit without running anything");
   run->add_flag("--json", a.as_json, "Print the results JSON instead of the Markdown table");
   run->callback([&a] {
     int code = run_command(a);

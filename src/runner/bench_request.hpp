@@ -48,6 +48,14 @@ struct BenchRequest {
   bool cold_start = false;
   std::string ncu_metric_set = "auto";       // the ncu preset of the profile step; auto: --profile's
   std::vector<std::string> target_extra_args;  // "TARGET=ARGS" (runner/target_extra_args.hpp)
+  // Multi-rank targets (issue 26, runner/rank_plan.hpp): N ranks, one worker per GPU, started by the
+  // supervisor (local) or by one Open MPI job (mpirun). Only the plan is built so far: a run with N > 1 is
+  // refused until the target phases collect per-rank results (docs/multi-gpu.md); --print-launch-plan
+  // prints the plan without running anything.
+  int nproc_per_node = 1;
+  std::string launch_via = "local";  // local | mpirun
+  bool ranks_on_one_gpu = false;     // dry run: every rank on the first visible GPU (recorded in the plan)
+  bool print_launch_plan = false;
 };
 
 // A request the runner refuses, with the exit code docs/cli.md gives it (2 usage, 3 refused by the
@@ -61,7 +69,8 @@ struct BenchError : std::runtime_error {
 };
 
 // Throws BenchError for a request that cannot run (an unknown --mode or --ncu-metric-set, a negative
-// --suite-timeout, a malformed --target-extra-arg), before any work starts.
+// --suite-timeout, a malformed --target-extra-arg, --nproc-per-node below 1 or above 1 without
+// --print-launch-plan, an unknown --launch-via), before any work starts.
 void check_request(const BenchRequest& request);
 
 // The ncu preset the profile step runs: --ncu-metric-set unless auto, else --profile; "none": no profiling.

@@ -114,4 +114,29 @@ std::string require_mpirun(const char* path_env) {
   return path;
 }
 
+RankLaunchOptions rank_launch_options(const BenchRequest& r) {
+  RankLaunchOptions o;
+  o.nproc_per_node = r.nproc_per_node;
+  o.launch_via = r.launch_via;
+  o.ranks_on_one_gpu = r.ranks_on_one_gpu;
+  return o;
+}
+
+json launch_plan_report(const RankPlan& plan, const WorkerSpawn& base, const std::string& mpirun) {
+  json out = plan.to_json();
+  if (plan.options.launch_via == "mpirun") {
+    out["mpirun_argv"] = mpirun_argv(plan, mpirun, worker_command(base));
+    return out;
+  }
+  json workers = json::array();
+  for (const WorkerSpawn& s : rank_spawns(plan, base)) {
+    json env = {{"CUDA_VISIBLE_DEVICES", s.visible_device}};
+    for (const auto& [k, v] : worker_command(s).env) env[k] = v;
+    for (const auto& [k, v] : s.env) env[k] = v;
+    workers.push_back({{"argv", worker_command(s).argv}, {"env", env}, {"log", s.log_file}});
+  }
+  out["workers"] = workers;
+  return out;
+}
+
 }  // namespace aisp

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/protocol.hpp"
+#include "runner/bench_request.hpp"
 #include "runner/variant_worker.hpp"
 #include "runner/worker_process.hpp"
 
@@ -70,5 +71,13 @@ std::string find_on_path(const std::string& name, const char* path_env);
 
 // mpirun's path (Debian's openmpi-bin); throws std::runtime_error saying how to get it when it is missing.
 std::string require_mpirun(const char* path_env);
+
+// The request's --nproc-per-node, --launch-via and --ranks-on-one-gpu as launch options.
+RankLaunchOptions rank_launch_options(const BenchRequest& request);
+
+// What `aisp bench run --print-launch-plan` prints: the plan and, per rank, the exact command and
+// environment of its worker for `base` (a placeholder plugin: the plan does not depend on the target); for
+// --launch-via mpirun, the one mpirun command line instead (`mpirun` is its path, found by the caller).
+json launch_plan_report(const RankPlan& plan, const WorkerSpawn& base, const std::string& mpirun);
 
 }  // namespace aisp

@@ -196,3 +196,57 @@ TEST(RankPlan, RealMpirunGivesEachRankItsEnvironment) {
 
 }  // namespace
 }  // namespace aisp
+
+namespace aisp {
+namespace {
+
+TEST(RankPlanRequest, TheFlagsAreCheckedAndNGreaterThanOneRunsOnlyAsAPrintedPlan) {
+  BenchRequest r;
+  r.targets = {"ch04"};
+  EXPECT_NO_THROW(check_request(r));  // the defaults: one rank, as before
+  r.nproc_per_node = 0;
+  EXPECT_THROW(check_request(r), BenchError);
+  r.nproc_per_node = 2;
+  try {
+    check_request(r);
+    FAIL() << "a 2-rank run was accepted although the phases cannot collect per-rank results";
+  } catch (const BenchError& e) {
+    EXPECT_EQ(e.kind, "NotBuilt");
+    EXPECT_NE(std::string(e.what()).find("--print-launch-plan"), std::string::npos) << e.what();
+  }
+  r.print_launch_plan = true;
+  EXPECT_NO_THROW(check_request(r));
+  r.launch_via = "srun";
+  try {
+    check_request(r);
+    FAIL() << "--launch-via srun accepted";
+  } catch (const BenchError& e) {
+    EXPECT_EQ(e.option, "--launch-via");
+  }
+}
+
+TEST(RankPlanRequest, ThePrintedPlanListsEachWorkersCommandAndEnvironment) {
+  BenchRequest r;
+  r.nproc_per_node = 2;
+  r.ranks_on_one_gpu = true;
+  RankPlan p = make_rank_plan(rank_launch_options(r), {"0"});
+  WorkerSpawn base;
+  base.aisp_exe = "/b/aisp";
+  base.plugin = "<plugin>";
+  base.log_file = "logs/<variant>.log";
+  json j = launch_plan_report(p, base, "");
+  ASSERT_EQ(j["workers"].size(), 2u);
+  EXPECT_EQ(j["workers"][1]["argv"][0], "/b/aisp");
+  EXPECT_EQ(j["workers"][1]["env"]["CUDA_VISIBLE_DEVICES"], "0");
+  EXPECT_EQ(j["workers"][1]["env"]["RANK"], "1");
+  EXPECT_EQ(j["workers"][1]["env"]["NCCL_NVLS_ENABLE"], "0");
+  EXPECT_EQ(j["workers"][1]["log"], "logs/<variant>.rank1.log");
+  EXPECT_TRUE(j["ranks_on_one_gpu"].get<bool>());
+  r.launch_via = "mpirun";
+  json m = launch_plan_report(make_rank_plan(rank_launch_options(r), {"0"}), base, "/usr/bin/mpirun");
+  EXPECT_EQ(m["mpirun_argv"][0], "/usr/bin/mpirun");
+  EXPECT_FALSE(m.contains("workers"));
+}
+
+}  // namespace
+}  // namespace aisp
