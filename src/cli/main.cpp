@@ -9,6 +9,7 @@
 #include "cli/analysis_commands.hpp"
 #include "cli/bench_commands.hpp"
 #include "cli/clean_commands.hpp"
+#include "cli/cluster_commands.hpp"
 #include "cli/export_commands.hpp"
 #include "cli/info_commands.hpp"
 #include "cli/info_host_commands.hpp"
@@ -41,6 +42,7 @@ int main(int argc, char** argv) {
   aisp::add_profile_commands(app);
   aisp::add_ai_commands(app);
   aisp::add_clean_commands(app);
+  aisp::add_cluster_commands(app);
   aisp::add_mcp_commands(app);  // reads the command tree when it runs: its tools follow what is registered
   static std::string plugin;
   auto* worker = app.add_subcommand("worker", "Internal: serve one benchmark plugin to the supervisor over fds 3/4");

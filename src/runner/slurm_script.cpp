@@ -49,7 +49,8 @@ std::string sbatch_header(const SlurmJob& j) {
   h += fmt::format("#SBATCH --time={}\n", j.time);
   if (!j.partition.empty()) h += fmt::format("#SBATCH --partition={}\n", j.partition);
   if (!j.array_targets.empty()) h += fmt::format("#SBATCH --array=0-{}\n", j.array_targets.size() - 1);
-  h += fmt::format("#SBATCH --output={}-%j.out\n", j.job_name);
+  // An array task's output is named by the array's job id and the task index (%A_%a), else by the job id.
+  h += fmt::format("#SBATCH --output={}-{}.out\n", j.job_name, j.array_targets.empty() ? "%j" : "%A_%a");
   return h;
 }
 
@@ -60,7 +61,7 @@ std::string slurm_script(const SlurmJob& j) {
   std::string s = sbatch_header(j);
   s += "set -euo pipefail\n\n";
   s += "# NVLink multicast (NVLS) stays off in every process of the job: exported here, inherited through srun\n"
-       "# (--export=ALL) by each node's aisp, which also sets it in every worker it starts.\n";
+       "# (--export=ALL) by each node's aisp and every worker it starts (a multi-rank plan also sets it per rank).\n";
   s += "export NCCL_NVLS_ENABLE=0\n";
   s += "export MASTER_ADDR=\"$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\"\n";
   s += fmt::format("export MASTER_PORT={}\n\n", j.master_port);

@@ -37,6 +37,7 @@ TEST(SlurmScript, HeaderAsksForTheNodesAndGpusAndNcclMulticastIsOff) {
                            "export NCCL_NVLS_ENABLE=0", "export MASTER_PORT=29500", "set -euo pipefail"})
     EXPECT_TRUE(has_line(s, line)) << line << "\n" << s;
   EXPECT_EQ(s.find("#SBATCH --array"), std::string::npos) << s;
+  EXPECT_TRUE(has_line(s, "#SBATCH --output=aisp-bench-%j.out")) << s;
   EXPECT_TRUE(has_line(s, "srun --nodes=2 --ntasks-per-node=1 --export=ALL bash -c 'exec \"$@\" --label "
                           "\"slurm-${SLURM_JOB_ID}-${SLURM_ARRAY_TASK_ID:-0}-node${SLURM_NODEID}\"' aisp-task 'aisp' "
                           "'bench' 'run' '-t' 'ch04' '--nproc-per-node' '8'"))
@@ -50,6 +51,7 @@ TEST(SlurmScript, ArrayTargetsGiveEachTaskOneSelector) {
   j.gpu_type.clear();
   std::string s = slurm_script(j);
   EXPECT_TRUE(has_line(s, "#SBATCH --array=0-2")) << s;
+  EXPECT_TRUE(has_line(s, "#SBATCH --output=aisp-bench-%A_%a.out")) << s;
   EXPECT_TRUE(has_line(s, "#SBATCH --gres=gpu:8")) << s;
   EXPECT_TRUE(has_line(s, "targets=('ch04:allreduce_bucket' 'ch04:p2p_copy' 'labs/x:it'\\''s')")) << s;
   EXPECT_NE(s.find("exec \"$@\" --targets \"$AISP_SLURM_TARGETS\" --label"), std::string::npos) << s;
