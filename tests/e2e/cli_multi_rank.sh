@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The issue-26 multi-rank and Slurm commands through the real command line, without a GPU: a multi-rank run is
+# refused (it is only planned so far), the printed launch plan gives every rank NCCL_NVLS_ENABLE=0 and its own
+# RANK, more ranks than GPUs is a usage error naming the counts, and `aisp cluster slurm` writes a script bash
+# can parse. Nothing here starts a worker.
+set -u
+aisp="$1"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+expect_code() {  # expect_code <code> <command...>: runs it, keeps output in $out
+  local want=$1; shift
+  out=$("$@" 2>&1); local got=$?
+  [ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want. Output:
+$out"
+}
+run() { "$aisp" bench run --targets ch04 --artifacts-dir "$tmp" --no-db "$@"; }
+
+expect_code 2 run --nproc-per-node 2
+grep -q "NotBuilt\|not collect per-rank results" <<<"$out" || fail "a 2-rank run was not refused as not built: $out"
+expect_code 2 run --nproc-per-node 0
+grep -q -- "--nproc-per-node" <<<"$out" || fail "N = 0: $out"
+expect_code 2 run --nproc-per-node 2 --launch-via srun
+grep -q -- "--launch-via" <<<"$out" || fail "--launch-via srun: $out"
+expect_code 2 run --nproc-per-node 64 --print-launch-plan
+grep -q "needs 64 GPUs, but" <<<"$out" || fail "64 ranks: $out"
+
+plan=$(run --nproc-per-node 3 --ranks-on-one-gpu --print-launch-plan 2>/dev/null) || fail "plan not printed"
+python3 - "$plan" <<'PY' || fail "plan: $plan"
+import json, sys
+p = json.loads(sys.argv[1])
+assert p["ranks_on_one_gpu"] is True and p["nproc_per_node"] == 3
+devices = {w["env"]["CUDA_VISIBLE_DEVICES"] for w in p["workers"]}
+assert len(devices) == 1, devices
+assert [w["env"]["RANK"] for w in p["workers"]] == ["0", "1", "2"]
+assert all(w["env"]["NCCL_NVLS_ENABLE"] == "0" and w["env"]["WORLD_SIZE"] == "3" for w in p["workers"])
+assert all(w["argv"][1] == "worker" for w in p["workers"])
+PY
+[ ! -d "$tmp/runs" ] || [ -z "$(ls -A "$tmp/runs")" ] || fail "a plan or a refusal left $(ls "$tmp/runs")"
+
+expect_code 0 "$aisp" cluster slurm --nodes 2 --gpus-per-node 8 --gpu-type h100 --array-targets ch04,ch07 \
+  -o "$tmp/job.sbatch" -- aisp bench run --nproc-per-node 8
+grep -qx "export NCCL_NVLS_ENABLE=0" "$tmp/job.sbatch" || fail "no NCCL_NVLS_ENABLE=0 in $(cat "$tmp/job.sbatch")"
+grep -qx "#SBATCH --array=0-1" "$tmp/job.sbatch" || fail "no array in $(cat "$tmp/job.sbatch")"
+bash -n "$tmp/job.sbatch" || fail "bash cannot parse the script"
+expect_code 2 "$aisp" cluster slurm --nodes 1 -- aisp bench run --label mine
+grep -q -- "--label" <<<"$out" || fail "--label in the command: $out"
+echo "ok"
