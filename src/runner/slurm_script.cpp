@@ -75,11 +75,11 @@ std::string slurm_script(const SlurmJob& j) {
     extra = " --targets \"$AISP_SLURM_TARGETS\"";
   }
   // Each node's run directory gets its own label (job, array task, node), evaluated inside the task where
-  // SLURM_NODEID is that node's.
+  // SLURM_NODEID is that node's; an array's tasks share the array's job id, so one prefix finds them all.
   s += "# One task per node; each runs its own aisp supervisor on that node's GPUs.\n";
   s += fmt::format("srun --nodes={} --ntasks-per-node=1 --export=ALL bash -c {} aisp-task {}\n", j.nodes,
                    shell_quote("exec \"$@\"" + extra +
-                               " --label \"slurm-${SLURM_JOB_ID}-${SLURM_ARRAY_TASK_ID:-0}-node${SLURM_NODEID}\""),
+                               " --label \"slurm-${SLURM_ARRAY_JOB_ID:-$SLURM_JOB_ID}-${SLURM_ARRAY_TASK_ID:-0}-node${SLURM_NODEID}\""),
                    command);
   return s;
 }
