@@ -129,9 +129,7 @@ int print_launch_plan(const BenchRequest& r, CliBenchHost& host) {
     std::cout << launch_plan_report(plan, base, mpirun).dump(2) << "\n";
   } catch (const std::invalid_argument& e) {
     throw CLI::ValidationError("--nproc-per-node", e.what());
-  } catch (const std::runtime_error& e) {
-    throw CLI::Error("NoMpirun", e.what(), 2);
-  }
+  } catch (const std::runtime_error& e) { throw CLI::Error("NoMpirun", e.what(), 2); }
   return 0;
 }
 

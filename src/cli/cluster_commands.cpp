@@ -16,12 +16,15 @@ void add_cluster_commands(CLI::App& root) {
   auto* cluster = root.add_subcommand("cluster", "Run benchmarks on a fleet through an existing scheduler");
   cluster->require_subcommand(1);
   auto* slurm = cluster->add_subcommand(
-      "slurm", "Write an sbatch script that runs an aisp command on Slurm nodes (one srun task per node, "
-               "NCCL_NVLS_ENABLE=0): aisp cluster slurm --nodes N --gpus-per-node G -- aisp bench run -t ch04 ...");
+      "slurm",
+      "Write an sbatch script that runs an aisp command on Slurm nodes (one srun task per node, "
+      "NCCL_NVLS_ENABLE=0): aisp cluster slurm --nodes N --gpus-per-node G -- aisp bench run -t ch04 ...");
   slurm->add_option("--nodes", job.nodes, "Nodes; each runs the command with its own supervisor")
-      ->check(CLI::PositiveNumber)->capture_default_str();
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   slurm->add_option("--gpus-per-node", job.gpus_per_node, "GPUs per node (--gres=gpu[:TYPE]:G)")
-      ->check(CLI::PositiveNumber)->capture_default_str();
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   slurm->add_option("--gpu-type", job.gpu_type, "Gres GPU type (h100, h200, …): one script per type shards by GPU type");
   slurm->add_option("--partition", job.partition, "Slurm partition (default: the cluster's)");
   slurm->add_option("--time", job.time, "Time limit (minutes, HH:MM:SS or D-HH:MM:SS)")->capture_default_str();
@@ -40,9 +43,7 @@ void add_cluster_commands(CLI::App& root) {
     std::string text;
     try {
       text = slurm_script(job);
-    } catch (const std::invalid_argument& e) {
-      throw CLI::ValidationError("cluster slurm", e.what());
-    }
+    } catch (const std::invalid_argument& e) { throw CLI::ValidationError("cluster slurm", e.what()); }
     if (output.empty()) {
       std::cout << text;
       return;

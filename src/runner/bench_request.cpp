@@ -17,7 +17,8 @@ void check_rank_flags(const BenchRequest& r) {
   if (r.nproc_per_node > 1 && !r.print_launch_plan)
     throw BenchError("NotBuilt",
                      "--nproc-per-node > 1: the launch plan is built, but the target phases do not collect per-rank "
-                     "results yet (issue 26, docs/multi-gpu.md); --print-launch-plan shows what would start", 2);
+                     "results yet (issue 26, docs/multi-gpu.md); --print-launch-plan shows what would start",
+                     2);
 }
 
 }  // namespace

@@ -17,7 +17,8 @@ double median_of(std::vector<double> v) {
 std::string mismatch_text(const Verification& v) {
   if (v.unwritten > 0) return fmt::format("{} elements never written (poison survived)", v.unwritten);
   if (v.mismatches > 0)
-    return fmt::format("{} of {} elements differ{}", v.mismatches, v.compared, v.output.empty() ? "" : " in '" + v.output + "'");
+    return fmt::format("{} of {} elements differ{}", v.mismatches, v.compared,
+                       v.output.empty() ? "" : " in '" + v.output + "'");
   return "the comparison failed";
 }
 
@@ -70,13 +71,13 @@ std::vector<RankFinding> rank_set_findings(const std::vector<RankResult>& ranks,
   for (const auto& [rank, count] : seen) {
     if (rank < 0 || rank >= world_size)
       out.push_back({"ranks", rank, fmt::format("{}: rank {} is outside the plan's world of {}", who, rank, world_size)});
-    else if (count > 1)
-      out.push_back({"ranks", rank, fmt::format("{}: rank {} reported {} times", who, rank, count)});
+    else if (count > 1) out.push_back({"ranks", rank, fmt::format("{}: rank {} reported {} times", who, rank, count)});
   }
   for (const RankResult& r : ranks) {
     if (r.world_size != world_size)
-      out.push_back({"ranks", r.rank, fmt::format("{}: rank {} claims a world of {}, the plan launched {}", who, r.rank,
-                                                  r.world_size, world_size)});
+      out.push_back(
+          {"ranks", r.rank,
+           fmt::format("{}: rank {} claims a world of {}, the plan launched {}", who, r.rank, r.world_size, world_size)});
     if (r.samples_ms.empty())
       out.push_back({"ranks", r.rank, fmt::format("{}: rank {} reported no timed samples (skipped its share?)", who, r.rank)});
   }
@@ -87,11 +88,14 @@ RankJudgement judge_variant_ranks(const std::vector<RankResult>& variant, int wo
   std::vector<RankFinding> findings = rank_set_findings(variant, world_size, who);
   for (const RankResult& r : variant) {
     if (!r.outputs_compared)
-      findings.push_back({"K2", r.rank, fmt::format("{}: rank {}'s outputs were never compared with the baseline's "
-                                                    "rank {}", who, r.rank, r.rank)});
+      findings.push_back({"K2", r.rank,
+                          fmt::format("{}: rank {}'s outputs were never compared with the baseline's "
+                                      "rank {}",
+                                      who, r.rank, r.rank)});
     else if (!r.verification.passed)
-      findings.push_back({"K2", r.rank, fmt::format("{}: rank {}'s outputs differ from the baseline's rank {}: {}", who,
-                                                    r.rank, r.rank, mismatch_text(r.verification))});
+      findings.push_back({"K2", r.rank,
+                          fmt::format("{}: rank {}'s outputs differ from the baseline's rank {}: {}", who, r.rank, r.rank,
+                                      mismatch_text(r.verification))});
   }
   return judged(std::move(findings), variant);
 }

@@ -19,10 +19,10 @@ namespace aisp {
 // One rank's part of one variant, as collected from that rank's worker.
 struct RankResult {
   int rank = 0;
-  int world_size = 0;               // WORLD_SIZE the worker ran with (what the rank claims the topology is)
-  std::vector<double> samples_ms;   // timed samples in order: sample k of every rank is the same step
-  bool outputs_compared = false;    // its checked outputs were compared with the baseline's same rank
-  Verification verification;        // that comparison (passed, mismatches, unwritten, first output)
+  int world_size = 0;              // WORLD_SIZE the worker ran with (what the rank claims the topology is)
+  std::vector<double> samples_ms;  // timed samples in order: sample k of every rank is the same step
+  bool outputs_compared = false;   // its checked outputs were compared with the baseline's same rank
+  Verification verification;       // that comparison (passed, mismatches, unwritten, first output)
 };
 
 struct RankFinding {

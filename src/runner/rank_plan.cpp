@@ -29,18 +29,18 @@ RankPlan make_rank_plan(const RankLaunchOptions& o, const std::vector<std::strin
   if (o.master_port < 1 || o.master_port > 65535)
     throw std::invalid_argument(fmt::format("the master port must be 1..65535 (got {})", o.master_port));
   if (!o.ranks_on_one_gpu && n > static_cast<int>(visible.size()))
-    throw std::invalid_argument(fmt::format(
-        "--nproc-per-node {} needs {} GPUs, but {} {} visible{}; one rank per GPU (--ranks-on-one-gpu puts every "
-        "rank on one device, a dry run whose times mean nothing for a multi-GPU run)",
-        n, n, visible.size(), visible.size() == 1 ? "is" : "are",
-        visible.empty() ? "" : fmt::format(" (CUDA_VISIBLE_DEVICES {})", fmt::join(visible, ","))));
+    throw std::invalid_argument(
+        fmt::format("--nproc-per-node {} needs {} GPUs, but {} {} visible{}; one rank per GPU (--ranks-on-one-gpu puts every "
+                    "rank on one device, a dry run whose times mean nothing for a multi-GPU run)",
+                    n, n, visible.size(), visible.size() == 1 ? "is" : "are",
+                    visible.empty() ? "" : fmt::format(" (CUDA_VISIBLE_DEVICES {})", fmt::join(visible, ","))));
   RankPlan plan{o, visible, {}};
   const std::string one_gpu = visible.empty() ? "0" : visible.front();
   for (int r = 0; r < n; ++r) {
     RankSpawn s{r, r, n, o.ranks_on_one_gpu ? one_gpu : visible[r], {}};
-    s.env = {{"RANK", std::to_string(r)},          {"LOCAL_RANK", std::to_string(r)},
-             {"WORLD_SIZE", std::to_string(n)},    {"LOCAL_WORLD_SIZE", std::to_string(n)},
-             {"MASTER_ADDR", o.master_addr},       {"MASTER_PORT", std::to_string(o.master_port)}};
+    s.env = {{"RANK", std::to_string(r)},       {"LOCAL_RANK", std::to_string(r)},
+             {"WORLD_SIZE", std::to_string(n)}, {"LOCAL_WORLD_SIZE", std::to_string(n)},
+             {"MASTER_ADDR", o.master_addr},    {"MASTER_PORT", std::to_string(o.master_port)}};
     for (const auto& kv : nccl_environment()) s.env.push_back(kv);
     plan.ranks.push_back(std::move(s));
   }
@@ -52,8 +52,8 @@ json RankPlan::to_json() const {
   for (const RankSpawn& s : ranks) {
     json env = json::object();
     for (const auto& [k, v] : s.env) env[k] = v;
-    ranks_json.push_back({{"rank", s.rank}, {"local_rank", s.local_rank}, {"cuda_visible_devices", s.visible_device},
-                          {"env", env}});
+    ranks_json.push_back(
+        {{"rank", s.rank}, {"local_rank", s.local_rank}, {"cuda_visible_devices", s.visible_device}, {"env", env}});
   }
   return {{"nproc_per_node", options.nproc_per_node},
           {"launch_via", options.launch_via},

@@ -15,9 +15,11 @@ std::string shell_quote(const std::string& text) {
 
 void check_slurm_job(const SlurmJob& j) {
   if (j.nodes < 1) throw std::invalid_argument(fmt::format("--nodes must be 1 or more (got {})", j.nodes));
-  if (j.gpus_per_node < 1) throw std::invalid_argument(fmt::format("--gpus-per-node must be 1 or more (got {})", j.gpus_per_node));
+  if (j.gpus_per_node < 1)
+    throw std::invalid_argument(fmt::format("--gpus-per-node must be 1 or more (got {})", j.gpus_per_node));
   if (j.command.empty())
-    throw std::invalid_argument("no command: give the aisp command after --, e.g. -- aisp bench run -t ch04 --nproc-per-node 8");
+    throw std::invalid_argument(
+        "no command: give the aisp command after --, e.g. -- aisp bench run -t ch04 --nproc-per-node 8");
   // Slurm's forms: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS.
   static const std::regex time_form(R"(\d+|\d+:\d{2}|\d+:\d{2}:\d{2}|\d+-\d+(:\d{2}(:\d{2})?)?)");
   if (!std::regex_match(j.time, time_form))
@@ -25,7 +27,8 @@ void check_slurm_job(const SlurmJob& j) {
   static const std::regex word(R"([A-Za-z0-9_.,:+-]*)");
   for (const std::string* f : {&j.gpu_type, &j.partition, &j.job_name})
     if (!std::regex_match(*f, word))
-      throw std::invalid_argument(fmt::format("'{}': only letters, digits and _.,:+- in --gpu-type, --partition, --job-name", *f));
+      throw std::invalid_argument(
+          fmt::format("'{}': only letters, digits and _.,:+- in --gpu-type, --partition, --job-name", *f));
   for (const std::string& a : j.command) {
     if (a == "--label" || a.rfind("--label=", 0) == 0)
       throw std::invalid_argument("the command gives --label: the script sets one per job, array task and node");
@@ -33,7 +36,8 @@ void check_slurm_job(const SlurmJob& j) {
       throw std::invalid_argument("the command gives --targets and --array-targets gives them per array task: pick one");
   }
   for (const std::string& t : j.array_targets)
-    if (t.empty() || t.find('\n') != std::string::npos) throw std::invalid_argument("--array-targets: an empty or multi-line selector");
+    if (t.empty() || t.find('\n') != std::string::npos)
+      throw std::invalid_argument("--array-targets: an empty or multi-line selector");
 }
 
 namespace {
@@ -77,10 +81,11 @@ std::string slurm_script(const SlurmJob& j) {
   // Each node's run directory gets its own label (job, array task, node), evaluated inside the task where
   // SLURM_NODEID is that node's; an array's tasks share the array's job id, so one prefix finds them all.
   s += "# One task per node; each runs its own aisp supervisor on that node's GPUs.\n";
-  s += fmt::format("srun --nodes={} --ntasks-per-node=1 --export=ALL bash -c {} aisp-task {}\n", j.nodes,
-                   shell_quote("exec \"$@\"" + extra +
-                               " --label \"slurm-${SLURM_ARRAY_JOB_ID:-$SLURM_JOB_ID}-${SLURM_ARRAY_TASK_ID:-0}-node${SLURM_NODEID}\""),
-                   command);
+  s += fmt::format(
+      "srun --nodes={} --ntasks-per-node=1 --export=ALL bash -c {} aisp-task {}\n", j.nodes,
+      shell_quote("exec \"$@\"" + extra +
+                  " --label \"slurm-${SLURM_ARRAY_JOB_ID:-$SLURM_JOB_ID}-${SLURM_ARRAY_TASK_ID:-0}-node${SLURM_NODEID}\""),
+      command);
   return s;
 }
 

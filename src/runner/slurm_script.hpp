@@ -18,8 +18,8 @@ namespace aisp {
 struct SlurmJob {
   int nodes = 1;
   int gpus_per_node = 1;
-  std::string gpu_type;       // gres type (h100, h200, …); empty: any GPU
-  std::string partition;      // empty: the cluster's default
+  std::string gpu_type;   // gres type (h100, h200, …); empty: any GPU
+  std::string partition;  // empty: the cluster's default
   std::string time = "01:00:00";
   std::string job_name = "aisp-bench";
   std::vector<std::string> array_targets;  // one array task per selector; empty: no array

@@ -41,15 +41,31 @@ class CollectiveRank final : public VariantWorker {
     last_dir = req.value("dir", "");
     // The cheating rank skips its share, collective included; the honest ranks wait for everyone.
     if (!skip_ && !c_.arrive_and_wait(timeout_s))
-      return {Reply::Status::timeout, {}, "request 'time' did not answer: the collective never completed", "timeout", timeout_s};
+      return {
+          Reply::Status::timeout, {}, "request 'time' did not answer: the collective never completed", "timeout", timeout_s};
     json s = json::array();
     for (int i = 0; i < 3; ++i)
-      s.push_back({{"gpu_ms", skip_ ? 0.004 : ms_ + 0.1 * rank_}, {"wall_ms", 1.0}, {"enqueue_ms", 0.01}, {"batch", 1},
-                   {"drain_us", 2.0}, {"sm_mhz", 0.0}, {"throttle", 0}});
+      s.push_back({{"gpu_ms", skip_ ? 0.004 : ms_ + 0.1 * rank_},
+                   {"wall_ms", 1.0},
+                   {"enqueue_ms", 0.01},
+                   {"batch", 1},
+                   {"drain_us", 2.0},
+                   {"sm_mhz", 0.0},
+                   {"throttle", 0}});
     return {Reply::Status::ok,
-            {{"ok", true}, {"samples", s}, {"projections", nullptr}, {"audited", false}, {"findings", json::array()},
-             {"blocking", true}, {"audit", nullptr}, {"verified", nullptr}, {"host_ms", json::object()}, {"telemetry", nullptr}},
-            "", "", 0.01};
+            {{"ok", true},
+             {"samples", s},
+             {"projections", nullptr},
+             {"audited", false},
+             {"findings", json::array()},
+             {"blocking", true},
+             {"audit", nullptr},
+             {"verified", nullptr},
+             {"host_ms", json::object()},
+             {"telemetry", nullptr}},
+            "",
+            "",
+            0.01};
   }
   void shutdown(double) override {}
   std::string last_dir;
@@ -99,7 +115,13 @@ TEST(RankGroup, EachRankDumpsIntoItsOwnDirectory) {
 }
 
 TEST(RankGroup, StartsOneWorkerPerRankOfThePlanWithItsSpawn) {
-  RankPlan plan = make_rank_plan([] { RankLaunchOptions o; o.nproc_per_node = 2; return o; }(), {"0", "1"});
+  RankPlan plan = make_rank_plan(
+      [] {
+        RankLaunchOptions o;
+        o.nproc_per_node = 2;
+        return o;
+      }(),
+      {"0", "1"});
   std::vector<WorkerSpawn> seen;
   Collective c(2);
   WorkerSpawn base;

@@ -44,7 +44,7 @@ TEST(RankJudging, TheTargetTimeIsTheSlowestRankPerStepNotTheAverage) {
   RankJudgement j = judge_variant_ranks(ranks, 2, "optimized");
   ASSERT_TRUE(j.valid) << j.reason();
   EXPECT_EQ(j.samples_ms, (std::vector<double>{2.0, 3.0, 2.0}));  // step 3: rank 0 never timed it
-  EXPECT_EQ(j.slowest_rank, 1);                                     // median 2.0 vs 1.0
+  EXPECT_EQ(j.slowest_rank, 1);                                   // median 2.0 vs 1.0
 }
 
 TEST(RankJudging, CheatSkipRank1IsInvalidAndNamesRank1) {

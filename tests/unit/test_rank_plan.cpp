@@ -220,9 +220,7 @@ TEST(RankPlanRequest, TheFlagsAreCheckedAndNGreaterThanOneRunsOnlyAsAPrintedPlan
   try {
     check_request(r);
     FAIL() << "--launch-via srun accepted";
-  } catch (const BenchError& e) {
-    EXPECT_EQ(e.option, "--launch-via");
-  }
+  } catch (const BenchError& e) { EXPECT_EQ(e.option, "--launch-via"); }
 }
 
 TEST(RankPlanRequest, ThePrintedPlanListsEachWorkersCommandAndEnvironment) {

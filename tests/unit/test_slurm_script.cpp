@@ -38,9 +38,11 @@ TEST(SlurmScript, HeaderAsksForTheNodesAndGpusAndNcclMulticastIsOff) {
     EXPECT_TRUE(has_line(s, line)) << line << "\n" << s;
   EXPECT_EQ(s.find("#SBATCH --array"), std::string::npos) << s;
   EXPECT_TRUE(has_line(s, "#SBATCH --output=aisp-bench-%j.out")) << s;
-  EXPECT_TRUE(has_line(s, "srun --nodes=2 --ntasks-per-node=1 --export=ALL bash -c 'exec \"$@\" --label "
-                          "\"slurm-${SLURM_ARRAY_JOB_ID:-$SLURM_JOB_ID}-${SLURM_ARRAY_TASK_ID:-0}-node${SLURM_NODEID}\"' aisp-task 'aisp' "
-                          "'bench' 'run' '-t' 'ch04' '--nproc-per-node' '8'"))
+  EXPECT_TRUE(
+      has_line(s,
+               "srun --nodes=2 --ntasks-per-node=1 --export=ALL bash -c 'exec \"$@\" --label "
+               "\"slurm-${SLURM_ARRAY_JOB_ID:-$SLURM_JOB_ID}-${SLURM_ARRAY_TASK_ID:-0}-node${SLURM_NODEID}\"' aisp-task 'aisp' "
+               "'bench' 'run' '-t' 'ch04' '--nproc-per-node' '8'"))
       << s;
 }
 
