@@ -90,6 +90,27 @@ TEST_F(MpirunJobTest, ARankThatNeverAnswersTimesOutAndNamesItself) {
   EXPECT_FALSE(after[1].ok());
 }
 
+// The real `aisp worker` (this checkout's build/aisp) under mpirun: its first message crosses the pipes. On a
+// CPU it is the no_gpu error, on a GPU machine the load error of a plugin that does not exist: either way a
+// reply from the worker itself, not a transport failure.
+TEST_F(MpirunJobTest, TheRealWorkerSpeaksThroughThePipes) {
+  fs::path aisp = fs::path(AISP_SOURCE_DIR) / "build" / "aisp";
+  if (!fs::exists(aisp)) GTEST_SKIP() << aisp << " not built";
+  RankLaunchOptions o;
+  o.nproc_per_node = 2;
+  o.launch_via = "mpirun";
+  o.ranks_on_one_gpu = true;
+  RankPlan plan = make_rank_plan(o, {"0"});
+  WorkerSpawn spawn;
+  spawn.aisp_exe = aisp.string();
+  spawn.plugin = (dir / "no_such_plugin.so").string();
+  RankGroup g(start_mpirun_job(plan, mpirun, worker_command(spawn), (dir / "pipes").string(), (dir / "mpirun.log").string()));
+  for (const Reply& r : g.wait_ready(60)) {
+    EXPECT_EQ(r.status, Reply::Status::error) << r.reason << "\n" << log();
+    EXPECT_TRUE(r.kind == "no_gpu" || r.kind == "load") << r.kind << ": " << r.reason;
+  }
+}
+
 TEST(MpirunPipeArgv, EachRankOpensItsOwnPipesAsFds4And3) {
   RankLaunchOptions o;
   o.nproc_per_node = 2;
