@@ -140,19 +140,27 @@ Reply MpirunRank::read_reply(double timeout_s, const std::string& what) {
     case LineChannel::Status::timeout:
       job_->kill_group();  // every rank: the others wait for this one in their collectives
       done_ = true;
-      return {Reply::Status::timeout, {}, fmt::format("rank {}: {} did not answer within {:.1f} s: mpirun job killed",
-                                                      rank_, what, timeout_s), "timeout", r.wall_s};
+      return {Reply::Status::timeout,
+              {},
+              fmt::format("rank {}: {} did not answer within {:.1f} s: mpirun job killed", rank_, what, timeout_s),
+              "timeout",
+              r.wall_s};
     case LineChannel::Status::eof:
     case LineChannel::Status::error:
       done_ = true;
-      return {Reply::Status::crashed, {}, fmt::format("rank {} died during {} ({})", rank_, what, job_->reap(1)),
-              "crashed", r.wall_s};
+      return {Reply::Status::crashed,
+              {},
+              fmt::format("rank {} died during {} ({})", rank_, what, job_->reap(1)),
+              "crashed",
+              r.wall_s};
     case LineChannel::Status::bad_json:
       job_->kill_group();
       done_ = true;
-      return {Reply::Status::protocol_error, {},
+      return {Reply::Status::protocol_error,
+              {},
               fmt::format("rank {} sent malformed data during {}: {:.200}", rank_, what, channel_->error_text()),
-              "protocol", r.wall_s};
+              "protocol",
+              r.wall_s};
   }
   return r;
 }

@@ -5,6 +5,8 @@
 
 #include <sstream>
 
+#include "runner/mpirun_job.hpp"
+
 namespace aisp {
 
 std::vector<std::string> visible_device_ids(const char* cuda_visible_devices, int gpu_count) {
@@ -125,7 +127,8 @@ RankLaunchOptions rank_launch_options(const BenchRequest& r) {
 json launch_plan_report(const RankPlan& plan, const WorkerSpawn& base, const std::string& mpirun) {
   json out = plan.to_json();
   if (plan.options.launch_via == "mpirun") {
-    out["mpirun_argv"] = mpirun_argv(plan, mpirun, worker_command(base));
+    // As runner/mpirun_job.hpp starts it: each rank's worker on its own named pipes.
+    out["mpirun_argv"] = mpirun_pipe_argv(plan, mpirun, worker_command(base), "<run>/work/pipes/<variant>");
     return out;
   }
   json workers = json::array();

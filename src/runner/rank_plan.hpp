@@ -77,7 +77,8 @@ RankLaunchOptions rank_launch_options(const BenchRequest& request);
 
 // What `aisp bench run --print-launch-plan` prints: the plan and, per rank, the exact command and
 // environment of its worker for `base` (a placeholder plugin: the plan does not depend on the target); for
-// --launch-via mpirun, the one mpirun command line instead (`mpirun` is its path, found by the caller).
+// --launch-via mpirun, the one mpirun command line instead (`mpirun` is its path, found by the caller), as
+// runner/mpirun_job.hpp starts it (each rank on its own named pipes).
 json launch_plan_report(const RankPlan& plan, const WorkerSpawn& base, const std::string& mpirun);
 
 }  // namespace aisp

@@ -121,7 +121,8 @@ TEST(MpirunPipeArgv, EachRankOpensItsOwnPipesAsFds4And3) {
   EXPECT_EQ(line.rfind("/usr/bin/mpirun --bind-to none -np 1 env CUDA_VISIBLE_DEVICES=0 ", 0), 0u) << line;
   EXPECT_NE(line.find("AISP_RANK_REQUESTS=/p/rank1.req AISP_RANK_REPLIES=/p/rank1.rep"), std::string::npos) << line;
   EXPECT_NE(line.find("sh -c exec \"$@\" 4>\"$AISP_RANK_REPLIES\" 3<\"$AISP_RANK_REQUESTS\" aisp-rank /b/aisp worker"),
-            std::string::npos) << line;
+            std::string::npos)
+      << line;
   EXPECT_EQ(std::count(argv.begin(), argv.end(), ":"), 1);
   EXPECT_EQ(std::count(argv.begin(), argv.end(), "/usr/bin/mpirun"), 1);
 }

@@ -243,6 +243,7 @@ TEST(RankPlanRequest, ThePrintedPlanListsEachWorkersCommandAndEnvironment) {
   r.launch_via = "mpirun";
   json m = launch_plan_report(make_rank_plan(rank_launch_options(r), {"0"}), base, "/usr/bin/mpirun");
   EXPECT_EQ(m["mpirun_argv"][0], "/usr/bin/mpirun");
+  EXPECT_NE(m["mpirun_argv"].dump().find("<run>/work/pipes/<variant>/rank1.req"), std::string::npos) << m.dump();
   EXPECT_FALSE(m.contains("workers"));
 }
 
