@@ -45,4 +45,18 @@ grep -qx "#SBATCH --array=0-1" "$tmp/job.sbatch" || fail "no array in $(cat "$tm
 bash -n "$tmp/job.sbatch" || fail "bash cannot parse the script"
 expect_code 2 "$aisp" cluster slurm --nodes 1 -- aisp bench run --label mine
 grep -q -- "--label" <<<"$out" || fail "--label in the command: $out"
+
+# cluster merge: two nodes' runs of job 77 (a stored fixture run, copied under each node's label) into one store.
+src="$(dirname "$0")/../data/store_v3/runs/20261125_020000__bench__fixture-samples"
+[ -d "$src" ] || fail "fixture run $src missing"
+mkdir -p "$tmp/node0/runs" "$tmp/node1/runs"
+cp -r "$src" "$tmp/node0/runs/20261125_020000__bench__slurm-77-0-node0"
+cp -r "$src" "$tmp/node1/runs/20261125_020001__bench__slurm-77-0-node1"
+cp -r "$src" "$tmp/node1/runs/20261125_020002__bench__slurm-78-0-node1"
+expect_code 0 "$aisp" cluster merge --job 77 "$tmp/node0" "$tmp/node1" --db "$tmp/merged.db"
+grep -q "2 of 2 run directories of job 77" <<<"$out" || fail "merge: $out"
+expect_code 0 "$aisp" bench runs --db "$tmp/merged.db"
+for want in slurm-77-0-node0 slurm-77-0-node1; do grep -q "$want" <<<"$out" || fail "merged store lacks $want: $out"; done
+if grep -q "slurm-78" <<<"$out"; then fail "merged store holds job 78: $out"; fi
+expect_code 2 "$aisp" cluster merge --job 79 "$tmp/node0" --db "$tmp/merged.db"
 echo "ok"
