@@ -19,7 +19,7 @@ std::string mismatch_text(const Verification& v) {
   if (v.mismatches > 0)
     return fmt::format("{} of {} elements differ{}", v.mismatches, v.compared,
                        v.output.empty() ? "" : " in '" + v.output + "'");
-  return "the comparison failed";
+  return v.output.empty() ? "the comparison failed" : "the comparison failed: " + v.output;
 }
 
 RankJudgement judged(std::vector<RankFinding> findings, const std::vector<RankResult>& ranks) {
