@@ -4,7 +4,8 @@
 // algbw = S / t (GB/s = 1e9) with S = per-rank bytes (all_gather / reduce_scatter: count x 4 x nranks);
 // busbw = algbw x factor (all_reduce 2(n-1)/n, all_gather / reduce_scatter (n-1)/n).
 // NCCL is loaded with dlopen (libnccl.so.2), so the binary starts where NCCL is absent; NVLink SHARP
-// (NVLS) stays off unless the caller set NCCL_NVLS_ENABLE: on shared hosts it can take GPUs down.
+// (NVLS) is always off (NCCL_NVLS_ENABLE=0 overrides the caller's environment): on shared hosts it can take
+// GPUs down.
 // With one GPU the probe says so and exits 0.
 #include <cuda_runtime.h>
 #include <dlfcn.h>
@@ -75,7 +76,7 @@ ProbeResult probe_nccl(const ProbeContext& ctx) {
     r.exit_code = 1;
     return r;
   }
-  setenv("NCCL_NVLS_ENABLE", "0", 0);  // respect an explicit setting, default to off
+  setenv("NCCL_NVLS_ENABLE", "0", 1);  // always off, whatever the caller's environment says
   int version = 0;
   api.get_version(&version);
   r.notes.push_back("NCCL " + std::to_string(version) + ", " + std::to_string(n) + " GPUs, NCCL_NVLS_ENABLE=" +
