@@ -41,7 +41,8 @@ void RequestLatency::close_window_async(cudaStream_t stream) {
   stamp_globaltimer_async(slots_ + 1 + trace_.size(), stream);
 }
 
-double RequestLatency::percentile_ms() const {
+double RequestLatency::percentile_ms(cudaStream_t stream) const {
+  AISP_CUDA_CHECK(cudaStreamSynchronize(stream));  // with validity off nothing else waited for the close stamp
   std::vector<unsigned long long> h(trace_.size() + 2);
   AISP_CUDA_CHECK(cudaMemcpy(h.data(), slots_, h.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
   const unsigned long long open = h[0], closed = h[1 + trace_.size()];

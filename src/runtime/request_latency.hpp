@@ -26,9 +26,10 @@ class RequestLatency {
   // As the window opens (before the start event) and right after it closes (after the stop event).
   void open_window_async(cudaStream_t stream);
   void close_window_async(cudaStream_t stream);
-  // After the run drained: the percentile of this run's latencies in ms; throws naming the first request
-  // never marked complete, or marked complete before it arrived.
-  double percentile_ms() const;
+  // After the run: waits for `stream` (the window-close stamp follows the stop event on it), then the
+  // percentile of this run's latencies in ms; throws naming the first request never marked complete,
+  // marked complete before it arrived or after the window closed.
+  double percentile_ms(cudaStream_t stream) const;
   double percentile() const { return percentile_; }
 
  private:

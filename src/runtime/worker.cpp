@@ -636,7 +636,7 @@ json Worker::op_time(const TimeRequest& req) {
     out.push_back({{"gpu_ms", s.gpu_ms}, {"wall_ms", s.wall_ms}, {"enqueue_ms", s.enqueue_ms}, {"batch", s.batch},
                    {"drain_us", s.drain_us},
                    {"sm_mhz", s.nvml.sm_clock_mhz}, {"throttle", s.nvml.throttle_reasons}});
-    if (latency && s.batch == 1) out.back()["latency_ms"] = latency->percentile_ms();
+    if (latency && s.batch == 1) out.back()["latency_ms"] = latency->percentile_ms(stream);
     if (i == verify_sample && !dump) break;
   }
   block_ms = std::chrono::duration<double, std::milli>(Clock::now() - block_start).count();
