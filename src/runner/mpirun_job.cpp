@@ -131,12 +131,7 @@ Reply MpirunRank::read_reply(double timeout_s, const std::string& what) {
   r.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
   switch (st) {
     case LineChannel::Status::ok:
-      r.body = msg;
-      if (msg.value("ok", false) || msg.value("event", "") == "ready") return r;
-      r.status = Reply::Status::error;
-      r.kind = msg.value("kind", "error");
-      r.reason = msg.value("error", "worker reported an error");
-      return r;
+      return reply_from_message(std::move(msg), r.wall_s);
     case LineChannel::Status::timeout:
       job_->kill_group();  // every rank: the others wait for this one in their collectives
       done_ = true;

@@ -36,6 +36,19 @@ struct Reply {
   bool ok() const { return status == Status::ok; }
 };
 
+// A message a worker sent (its ready event or a reply) as a Reply: ok, or an error with the worker's kind
+// and text. One reading for every transport (a forked worker, an mpirun rank).
+inline Reply reply_from_message(json msg, double wall_s) {
+  Reply r;
+  r.wall_s = wall_s;
+  r.body = std::move(msg);
+  if (r.body.value("ok", false) || r.body.value("event", "") == "ready") return r;
+  r.status = Reply::Status::error;
+  r.kind = r.body.value("kind", "error");
+  r.reason = r.body.value("error", "worker reported an error");
+  return r;
+}
+
 class VariantWorker {
  public:
   virtual ~VariantWorker() = default;

@@ -143,12 +143,7 @@ Reply WorkerProcess::read_reply(double timeout_s, const std::string& what) {
   r.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
   switch (st) {
     case LineChannel::Status::ok:
-      r.body = msg;
-      if (msg.value("ok", false) || msg.value("event", "") == "ready") return r;
-      r.status = Reply::Status::error;
-      r.kind = msg.value("kind", "error");
-      r.reason = msg.value("error", "worker reported an error");
-      return r;
+      return reply_from_message(std::move(msg), r.wall_s);
     case LineChannel::Status::timeout:
       kill_group();
       r.status = Reply::Status::timeout;
