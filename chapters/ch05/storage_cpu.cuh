@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/data_file.hpp"
 #include "../common/staging_ring.hpp"
 #include "aisp/aisp.hpp"
 
@@ -69,98 +70,6 @@ class StorageBase : public aisp::Benchmark {
  private:
   int64_t n_;
 };
-
-inline std::string storage_dir() {
-  const char* t = std::getenv("TMPDIR");
-  return t && *t ? t : "/tmp";
-}
-
-// pread until `len` bytes are in (a regular file may return short reads); EOF early is an error.
-inline void read_fully(int fd, char* dst, size_t len, size_t offset) {
-  while (len > 0) {
-    const ssize_t got = pread(fd, dst, len, static_cast<off_t>(offset));
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0)
-      throw std::runtime_error(std::string("storage_cpu: pread failed: ") + (got < 0 ? std::strerror(errno) : "EOF"));
-    dst += got;
-    len -= static_cast<size_t>(got);
-    offset += static_cast<size_t>(got);
-  }
-}
-
-// The data file (see the file comment). Contents: float i = pattern_value(i).
-class TempDataFile {
- public:
-  TempDataFile(int64_t n_floats, bool want_direct) : bytes_(static_cast<size_t>(n_floats) * sizeof(float)) {
-    std::string path = storage_dir() + "/aisp_storage_cpu_XXXXXX";
-    std::vector<char> name(path.begin(), path.end());
-    name.push_back('\0');
-    const int wfd = mkstemp(name.data());
-    if (wfd < 0) throw std::runtime_error("storage_cpu: cannot create a file in " + storage_dir() + ": " + std::strerror(errno));
-    path.assign(name.data());
-    try {
-      std::vector<float> block(kStorageChunkBytes / sizeof(float));
-      for (int64_t first = 0; first < n_floats; first += static_cast<int64_t>(block.size())) {
-        const int64_t count = std::min<int64_t>(static_cast<int64_t>(block.size()), n_floats - first);
-        for (int64_t i = 0; i < count; ++i) block[i] = host_pipeline::pattern_value(first + i);
-        const char* p = reinterpret_cast<const char*>(block.data());
-        size_t left = static_cast<size_t>(count) * sizeof(float);
-        while (left > 0) {
-          const ssize_t put = write(wfd, p, left);
-          if (put < 0 && errno == EINTR) continue;
-          if (put <= 0) throw std::runtime_error(std::string("storage_cpu: write failed: ") + std::strerror(errno));
-          p += put;
-          left -= static_cast<size_t>(put);
-        }
-      }
-      if (fsync(wfd) != 0) throw std::runtime_error(std::string("storage_cpu: fsync failed: ") + std::strerror(errno));
-      buffered_fd_ = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-      if (buffered_fd_ < 0) throw std::runtime_error(std::string("storage_cpu: open failed: ") + std::strerror(errno));
-      if (want_direct) {
-        direct_fd_ = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_DIRECT);
-        if (direct_fd_ < 0) direct_error_ = std::strerror(errno);
-      }
-    } catch (...) {
-      close(wfd);
-      unlink(path.c_str());
-      if (buffered_fd_ >= 0) close(buffered_fd_);
-      throw;
-    }
-    close(wfd);
-    unlink(path.c_str());  // the open descriptors keep the data alive; nothing is left behind on exit
-  }
-  TempDataFile(const TempDataFile&) = delete;
-  TempDataFile& operator=(const TempDataFile&) = delete;
-  ~TempDataFile() {
-    if (buffered_fd_ >= 0) close(buffered_fd_);
-    if (direct_fd_ >= 0) close(direct_fd_);
-  }
-
-  size_t bytes() const { return bytes_; }
-  int buffered_fd() const { return buffered_fd_; }
-  int direct_fd() const { return direct_fd_; }  // -1 if the file system refused O_DIRECT
-  const std::string& direct_error() const { return direct_error_; }
-
- private:
-  size_t bytes_;
-  int buffered_fd_ = -1, direct_fd_ = -1;
-  std::string direct_error_;
-};
-
-// For technique(), which runs before setup(): does the file system under storage_dir() take O_DIRECT?
-inline bool storage_dir_takes_odirect() {
-  std::string path = storage_dir() + "/aisp_odirect_probe_XXXXXX";
-  std::vector<char> name(path.begin(), path.end());
-  name.push_back('\0');
-  const int fd = mkstemp(name.data());
-  if (fd < 0) return false;
-  close(fd);
-  const int dfd = open(name.data(), O_RDONLY | O_DIRECT);
-  unlink(name.data());
-  if (dfd < 0) return false;
-  close(dfd);
-  return true;
-}
 
 __global__ void file_plus_input_kernel(const float4* __restrict__ loaded, const float4* __restrict__ in,
                                        float4* __restrict__ out, int64_t n4) {
