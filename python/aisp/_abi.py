@@ -4,7 +4,7 @@ struct layouts are checked in tests/python (sizes and offsets) and the library r
 import ctypes
 import os
 
-C_API_VERSION = 1
+C_API_VERSION = 2
 MAX_RANK = 8
 
 
@@ -48,6 +48,7 @@ def load(path=None):
         "aisp_host_buffer": (ctypes.c_int, [vp, cp, info_p]),
         "aisp_host_param": (ctypes.c_int, [vp, cp, i64p]),
         "aisp_host_stream": (vp, [vp]),
+        "aisp_host_finding": (ctypes.c_int, [vp, cp, cp]),
         "aisp_last_error": (cp, []),
         "aisp_set_error": (None, [cp]),
     }

@@ -1,6 +1,7 @@
 """What the worker does in each callback, apart from ctypes (so CI tests it with a stand-in harness):
 create the benchmark, attach the harness (its stream as torch's current stream), run setup() and the
-warm-up calls, run benchmark_fn(), and apply the torch guards (guards.py) after each."""
+warm-up calls, run benchmark_fn(), and apply the torch guards (guards.py) after each: their findings go to
+the harness (aisp_host_finding) with their check ids."""
 
 import contextlib
 
@@ -43,19 +44,26 @@ class Driver:
             # Still inside the harness stream's `with`: the call must not have moved torch's current stream.
             self.guard.check_stream(self.stream_handle, actor)
 
+    @staticmethod
+    def _report(harness, findings):
+        for check, detail in findings:
+            harness.finding(check, detail)
+
     def setup(self, harness):
         self._bind(harness)
         self._call(self.bench.setup, "setup()")
         for _ in range(int(self.bench.warmup_calls)):
             self._call(self.bench.benchmark_fn, "a warm-up benchmark_fn() call")
-        self.guard.check_flags("setup()")
+        # Reported with the setup reply: a flag changed by loading, setup() or the warm-up is process state
+        # the benchmark changed (K16), as a static constructor's is for a plugin.
+        self._report(harness, self.guard.check_flags("setup()"))
         self.guard.settle_compiles()
 
     def run(self, harness):
         self._bind(harness)
         self._call(self.bench.benchmark_fn, "benchmark_fn()")
-        self.guard.check_flags("benchmark_fn()")
-        self.guard.check_compiles("benchmark_fn()")
+        self._report(harness, self.guard.check_flags("benchmark_fn()"))
+        self._report(harness, self.guard.check_compiles("benchmark_fn()"))
 
     def teardown(self, harness):
         self._bind(harness)

@@ -3,14 +3,24 @@ precision flags (TF32 and reduced-precision reductions change the work being com
 recompiling after warm-up (compile time would land in timed samples, and a recompiled graph is not the
 one that was verified), and the current stream left pointing elsewhere than the harness stream.
 
-A violation raises GuardViolation; the worker reports it as the call's error, so the variant fails with
-the reason (it is not a verdict the supervisor could miss)."""
+The first two are validity findings with check ids (K16: process state changed; K24: recompiled after
+warm-up): the driver hands them to the C++ worker (aisp_host_finding), which puts them in the findings of
+the request in progress, the same path its own checks take, so the supervisor fails the check and the
+variant is INVALID. A current stream left elsewhere is a benchmark bug, not a measurement: it raises
+GuardViolation and the call fails with the reason.
+
+These run inside the benchmark's own interpreter: a benchmark that patches this module defeats them. They
+are a tripwire for honest mistakes and obvious cheats; K2/K21 still judge the numerics of a TF32 downgrade."""
 
 import sys
 
 
 class GuardViolation(RuntimeError):
     pass
+
+
+PRECISION_CHECK = "K16"  # process state unchanged (checks.hpp): PyTorch's flags are this process's numerics state
+COMPILE_CHECK = "K24"    # no recompilation after warm-up
 
 
 # (label, getter): flags that change numerics or the kernels chosen, read without importing anything new.
@@ -51,21 +61,27 @@ def compile_counters():
 
 class TorchGuard:
     """Process defaults captured before the benchmark module is imported; compared after setup() and
-    after every run()."""
+    after every run(). check_flags() and check_compiles() return findings [(check id, detail)], each
+    change reported once (the flags stay changed for every later call; a recompile is reported when the
+    counters grow)."""
 
     def __init__(self, torch):
         self.torch = torch
         self.defaults = precision_flags(torch) if torch is not None else {}
         self.compiled = None
+        self.reported_flags = set()
 
     def check_flags(self, actor):
         if self.torch is None:
-            return
+            return []
         now = precision_flags(self.torch)
         changed = ["%s: %r -> %r" % (k, v, now.get(k)) for k, v in self.defaults.items() if now.get(k) != v]
-        if changed:
-            raise GuardViolation("%s changed PyTorch precision flags from the process defaults (both variants of "
-                                 "a pair must run with the same numerics): %s" % (actor, "; ".join(changed)))
+        key = tuple(changed)
+        if not changed or key in self.reported_flags:
+            return []
+        self.reported_flags.add(key)
+        return [(PRECISION_CHECK, "%s changed PyTorch precision flags from the process defaults (both variants of a "
+                 "pair must run with the same numerics): %s" % (actor, "; ".join(changed)))]
 
     def settle_compiles(self):
         """Called once warm-up is over: from here on no new graph may be compiled."""
@@ -73,14 +89,15 @@ class TorchGuard:
 
     def check_compiles(self, actor):
         if self.compiled is None:
-            return
+            return []
         now = compile_counters()
         grown = ["%s %d -> %d" % (k, self.compiled.get(k, 0), v) for k, v in now.items() if v > self.compiled.get(k, 0)]
-        if grown:
-            self.compiled = now
-            raise GuardViolation("%s compiled new torch.compile graphs after warm-up (a guard failed and it "
-                                 "recompiled, or compiled lazily): %s; compile time would land in timed samples"
-                                 % (actor, ", ".join(grown)))
+        if not grown:
+            return []
+        self.compiled = now
+        return [(COMPILE_CHECK, "%s compiled new torch.compile graphs after warm-up (a guard failed and it "
+                 "recompiled, or compiled lazily): %s; compile time lands in measured runs and the graph timed "
+                 "is not the one verified" % (actor, ", ".join(grown)))]
 
     def check_stream(self, expected_handle, actor):
         if self.torch is None:

@@ -61,5 +61,10 @@ class Harness:
         self._check(self.lib.aisp_host_param(self.host, name.encode(), ctypes.byref(value)), "param %r" % name)
         return value.value
 
+    def finding(self, check, detail):
+        """A validity finding (check id of core/checks.hpp, one line) for the reply of the request in progress."""
+        self._check(self.lib.aisp_host_finding(self.host, check.encode(), detail.encode(errors="replace")),
+                    "finding %s" % check)
+
     def stream_handle(self):
         return self.lib.aisp_host_stream(self.host) or 0

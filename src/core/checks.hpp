@@ -29,11 +29,12 @@ inline constexpr std::array kChecks = {
     CheckInfo{"K12", "CUDA errors surface", "every harness call checked; pending errors after each request; sticky errors end the worker"},
     CheckInfo{"K13", "L2 hygiene", "persisting-L2 limit and the harness stream's access-policy window checked after run(); reset before every sample"},
     CheckInfo{"K14", "isolation", "one process per variant, own process group, one visible GPU, statistics in the supervisor"},
-    CheckInfo{"K16", "process state unchanged", "thread count, current device, device limits and cuBLAS math mode before/after run()"},
+    CheckInfo{"K16", "process state unchanged", "thread count, current device, device limits and cuBLAS math mode before/after run(); for Python variants also PyTorch's precision flags (TF32, reduced-precision reductions) against the process defaults"},
     CheckInfo{"K17", "plausible throughput", "achieved bytes/s and FLOP/s of the median below ceilings derived from device properties (memory clock x bus width; SMs x clock x tensor FLOP/clk)"},
     CheckInfo{"K21", "every timed sample verified", "outputs poisoned before every timed sample and reduced after it to random +-1 projections; compared with the baseline's for the same per-sample seed within a Hoeffding bound from the pair's tolerance"},
     CheckInfo{"K22", "no writes outside buffers", "4 KiB canary guard bands before and after every harness buffer, checked after setup, every verified run and every timed block"},
     CheckInfo{"K23", "the pair's tolerance", "one tolerance per pair (every variant declares the baseline's); a loosened tolerance that accepts the baseline's own fp32 output rounded to bf16 is refused unless the workload declares that precision"},
+    CheckInfo{"K24", "no recompilation after warm-up", "Python variants: torch._dynamo's graph counters taken after setup()'s warm-up calls and compared after every benchmark_fn(); a new graph (a failed guard, or lazy compilation) in a verified or timed run is reported by the worker"},
     CheckInfo{"K18", "fixed sample policy", "stopping rule, sample counts and median are the harness's; audited samples chosen at random"},
 };
 

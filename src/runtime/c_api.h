@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define AISP_C_API_VERSION 1
+#define AISP_C_API_VERSION 2
 #define AISP_MAX_RANK 8
 
 /* The harness during setup() and run(): an aisp::Context. Valid only inside the callback it was passed to. */
@@ -67,6 +67,14 @@ int aisp_host_buffer(aisp_host* host, const char* name, aisp_buffer_info* out);
 int aisp_host_param(aisp_host* host, const char* name, int64_t* out);
 /* The harness stream (a cudaStream_t): timed work starts here; torch sees it as an ExternalStream. */
 void* aisp_host_stream(aisp_host* host);
+
+/* A validity finding the host observed itself (state the C++ worker cannot see from outside, e.g. PyTorch's
+ * precision flags or torch.compile's recompiles): `check` is an id of core/checks.hpp ("K16", "K24"),
+ * `detail` one line. It joins the findings of the request in progress (setup, check, replay, time) exactly
+ * as the worker's own do, so the supervisor fails the check and the variant is INVALID. A finding made
+ * in a request whose reply carries no findings (warmup, reference, sensitivity) is reported with the next
+ * one that does. Returns nonzero for an unknown check id. */
+int aisp_host_finding(aisp_host* host, const char* check, const char* detail);
 
 /* The message of the last failed aisp_host_* call on this thread ("" if none). */
 const char* aisp_last_error(void);

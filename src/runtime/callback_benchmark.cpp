@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
+#include "core/checks.hpp"
 #include "core/schema.hpp"
 
 namespace aisp {
@@ -13,6 +14,9 @@ namespace {
 
 thread_local std::string callback_error;  // aisp_set_error(): the failing callback's reason
 thread_local std::string host_error;      // aisp_last_error(): the last failed aisp_host_* call
+// aisp_host_finding(): reported by the host, not yet in a reply. Identical reports are kept once (a guard
+// that sees the same changed flag after every call reports one finding, not thousands).
+thread_local std::vector<AuditFinding> host_findings;
 
 Context& context_of(aisp_host* host) { return *reinterpret_cast<Context*>(host); }
 aisp_host* host_of(Context& ctx) { return reinterpret_cast<aisp_host*>(&ctx); }
@@ -87,6 +91,12 @@ std::string take_callback_error(const std::string& fallback) {
 
 void set_callback_error(const std::string& message) { callback_error = message; }
 
+std::vector<AuditFinding> take_host_findings() {
+  std::vector<AuditFinding> out;
+  out.swap(host_findings);
+  return out;
+}
+
 CallbackBenchmark::CallbackBenchmark(const aisp_benchmark_callbacks& cb) : callbacks_(cb) {
   if (cb.api_version != AISP_C_API_VERSION)
     throw std::invalid_argument(fmt::format("callback table is C API v{}, this runtime speaks v{}", cb.api_version,
@@ -148,6 +158,18 @@ int aisp_host_buffer(aisp_host* host, const char* name, aisp_buffer_info* out) {
 
 int aisp_host_param(aisp_host* host, const char* name, int64_t* out) {
   return aisp::guarded([&] { *out = aisp::context_of(host).param(name); });
+}
+
+int aisp_host_finding(aisp_host* host, const char* check, const char* detail) {
+  return aisp::guarded([&] {
+    if (!host) throw std::invalid_argument("aisp_host_finding: no host (call it from a callback)");
+    std::string id = check ? check : "";
+    if (!aisp::find_check(id)) throw std::invalid_argument(fmt::format("unknown check id '{}'", id));
+    aisp::AuditFinding f{id, detail ? detail : ""};
+    for (auto& seen : aisp::host_findings)
+      if (seen.check == f.check && seen.detail == f.detail) return;
+    aisp::host_findings.push_back(std::move(f));
+  });
 }
 
 void* aisp_host_stream(aisp_host* host) { return static_cast<void*>(aisp::context_of(host).stream()); }

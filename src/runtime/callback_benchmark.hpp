@@ -4,6 +4,9 @@
 // forward to the worker's Context; a callback's failure becomes an exception the worker reports.
 #pragma once
 #include <string>
+#include <vector>
+
+#include "core/audit.hpp"
 
 #include "aisp/benchmark.hpp"
 #include "runtime/c_api.h"
@@ -45,5 +48,9 @@ class CallbackBenchmark final : public Benchmark {
 // The message a callback left with aisp_set_error() (cleared by reading), or `fallback` when it left none.
 std::string take_callback_error(const std::string& fallback);
 void set_callback_error(const std::string& message);
+
+// Findings a host reported with aisp_host_finding() since the last call (cleared by reading); the worker
+// adds them to the findings of the reply it is building.
+std::vector<AuditFinding> take_host_findings();
 
 }  // namespace aisp

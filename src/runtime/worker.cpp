@@ -21,6 +21,7 @@
 #include "core/audit.hpp"
 #include "core/sample_projection.hpp"
 #include "runtime/buffer_ops.hpp"
+#include "runtime/callback_benchmark.hpp"
 #include "runtime/cupti_audit.hpp"
 #include "runtime/device.hpp"
 #include "runtime/ipc_output_device.hpp"
@@ -91,6 +92,9 @@ class Worker {
   void project_outputs_async(size_t slot_row);
   json read_projections(size_t rows);
   void add_guard_findings(std::vector<AuditFinding>& findings);
+  // What a host benchmark (the Python worker's guards) reported through aisp_host_finding() since the last
+  // reply with findings; added whatever --validity says, since the host decided to report them.
+  static void add_host_findings(std::vector<AuditFinding>& findings);
   std::vector<std::string> dynamic_input_names() const;
   json memory_json();
   // One verified run on inputs from `seed`; outputs dumped under dir/tag when `dump`.
@@ -317,6 +321,7 @@ json Worker::op_setup(const SetupRequest& req) {
     for (auto& c : state_changes(before_load_, after, "loading the plugin and setup()")) findings.push_back({c.check, c.detail});
     add_guard_findings(findings);
   }
+  add_host_findings(findings);
   return {{"ok", true}, {"buffers", buffers}, {"memory", memory_json()}, {"audit_unavailable", audit},
           {"findings", findings_json(findings)}};
 }
@@ -356,6 +361,10 @@ json Worker::findings_json(const std::vector<AuditFinding>& findings) {
 void Worker::add_guard_findings(std::vector<AuditFinding>& findings) {
   for (auto& d : ctx_->damaged_guards())
     findings.push_back({"K22", d + ": a write outside the buffer (out of bounds, into the allocation's slack)"});
+}
+
+void Worker::add_host_findings(std::vector<AuditFinding>& findings) {
+  for (auto& f : take_host_findings()) findings.push_back(std::move(f));
 }
 
 std::vector<std::string> Worker::dynamic_input_names() const {
@@ -445,6 +454,7 @@ json Worker::verified_run(uint64_t seed, const std::string& dir, const std::stri
   resp["inputs_changed"] = changed;
   resp["outputs"] = dump_outputs(dir, tag, dump);
   if (options_.validity) add_guard_findings(findings);
+  add_host_findings(findings);
   resp["findings"] = findings_json(findings);
   return resp;
 }
@@ -653,6 +663,7 @@ json Worker::op_time(const TimeRequest& req) {
     add_state_findings(state, findings);
     add_guard_findings(findings);
   }
+  add_host_findings(findings);
   json audit_json = nullptr;
   if (audit) {
     AuditTrace trace = CuptiAudit::instance().stop(kDrainTimeoutS);

@@ -55,22 +55,24 @@ def honest(tid, name):
     expect(v.get("status") in ("succeeded", "failed_no_speedup"), "%s %s: status %s" % (tid, name, v.get("status")))
     expect(v.get("checks") and not failed(v), "%s %s: failed checks %s" % (tid, name, failed(v)))
 
-def cheat(tid, name, checks=(), error_text=None):
-    """Caught either by one of `checks` (status invalid / failed_verification) or, for the worker's torch
-    guards, by the variant failing with `error_text` in its error."""
+def cheat(tid, name, checks=()):
+    """Caught by every one of `checks` (status invalid / failed_verification, verdict INVALID)."""
     v = variant(tid, name)
-    by_check = v.get("status") in ("invalid", "failed_verification") and any(c in failed(v) for c in checks)
-    by_guard = error_text is not None and error_text in (v.get("error") or "")
-    expect(by_check or by_guard, "%s %s not caught as expected: status %s failed %s error %s" % (
-        tid, name, v.get("status"), failed(v), v.get("error")))
+    caught = v.get("status") in ("invalid", "failed_verification") and all(c in failed(v) for c in checks)
+    expect(caught, "%s %s not caught as expected (%s): status %s failed %s error %s" % (
+        tid, name, "+".join(checks), v.get("status"), failed(v), v.get("error")))
 
 for name in ("saxpy_torch_fused", "saxpy_torch_triton", "saxpy_torch_compiled", "saxpy_torch_cuda"):
     honest("ch07:saxpy_torch", name)
 honest("validity_python:honest_fork_join", "honest_fork_join")
-cheat("validity_python:cheat_cached_result", "cheat_cached_result", checks=("K2", "K3", "K21"))
+cheat("validity_python:cheat_cached_result", "cheat_cached_result", checks=("K2", "K3"))
 cheat("validity_python:cheat_side_stream", "cheat_side_stream", checks=("K7", "K8"))
-cheat("validity_python:cheat_recompile", "cheat_recompile", error_text="compiled new torch.compile graphs")
-cheat("validity_python:cheat_tf32", "cheat_tf32", checks=("K2",), error_text="changed PyTorch precision flags")
+honest("validity_python:honest_host_compute", "honest_host_compute")
+# The torch guards report check ids through the worker (aisp_host_finding): INVALID with the intended check.
+cheat("validity_python:cheat_recompile", "cheat_recompile", checks=("K24",))
+cheat("validity_python:cheat_tf32", "cheat_tf32", checks=("K16",))
+# Host computation hidden under the held harness stream: the side-stream copies start before the window.
+cheat("validity_python:cheat_host_compute", "cheat_host_compute", checks=("K7", "K8"))
 for p in problems:
     print("FAIL:", p)
 sys.exit(1 if problems else 0)

@@ -2,11 +2,13 @@
 its warm-up calls, benchmark_fn(), teardown() against a stand-in harness, and failures turned into the
 messages the worker reports. Torch-free benchmarks run as they would in the worker."""
 
+import contextlib
 import json
 import os
 import sys
 import tempfile
 import textwrap
+import types
 import unittest
 
 from aisp import worker
@@ -17,10 +19,6 @@ from aisp.loader import LoadError
 
 class StandInHarness:
     """The C++ Context as the driver sees it: declarations recorded, memory as Python lists."""
-
-    def __init__(self):
-        self.declared = []
-        self.memory = {}
 
     def _buffer(self, name, dtype, shape):
         self.memory[name] = [0.0] * (shape[0] if shape else 1)
@@ -42,6 +40,16 @@ class StandInHarness:
 
     def stream_handle(self):
         return 0xABC
+
+    def finding(self, check, detail):
+        self.findings.append((check, detail))
+
+    findings = None
+
+    def __init__(self):
+        self.declared = []
+        self.memory = {}
+        self.findings = []
 
 
 BENCH = """
@@ -108,6 +116,103 @@ class DriverTest(unittest.TestCase):
                 Driver(self.write(name, text)).create()
         with self.assertRaises(LoadError):
             Driver(os.path.join(self.dir.name, "missing.py")).create()
+
+
+def fake_torch(counters):
+    """Enough of torch for the driver: flags, streams, tensors over harness buffers, dynamo's counters."""
+    t = types.SimpleNamespace()
+    t.backends = types.SimpleNamespace(
+        cuda=types.SimpleNamespace(matmul=types.SimpleNamespace(allow_tf32=False)),
+        cudnn=types.SimpleNamespace(allow_tf32=True, benchmark=False))
+    t.get_float32_matmul_precision = lambda: "highest"
+    t.are_deterministic_algorithms_enabled = lambda: False
+    state = {"current": types.SimpleNamespace(cuda_stream=0)}
+
+    @contextlib.contextmanager
+    def stream(s):
+        before, state["current"] = state["current"], s
+        try:
+            yield
+        finally:
+            state["current"] = before
+    t.cuda = types.SimpleNamespace(ExternalStream=lambda h: types.SimpleNamespace(cuda_stream=h), stream=stream,
+                                   current_stream=lambda: state["current"])
+    t.as_tensor = lambda buf, device: types.SimpleNamespace(data_ptr=lambda: buf.data, buf=buf)
+    sys.modules["torch._dynamo.utils"] = types.SimpleNamespace(counters=counters)
+    return t
+
+
+GUARDED = """
+    import sys
+    import aisp
+
+    class Guarded(aisp.Benchmark):
+        warmup_calls = 2
+        mode = None
+        def workload(self):
+            return aisp.Workload(params={"n": 4}, precision="f32", bytes=32, items=4)
+        def setup(self):
+            self.out = self.output("out", "f32", (4,))
+            if self.mode == "tf32":
+                self.torch_module.backends.cuda.matmul.allow_tf32 = True
+        def benchmark_fn(self):
+            # Stands for a torch.compile guard on a call counter: every call compiles a new graph.
+            if self.mode == "recompile":
+                c = sys.modules["torch._dynamo.utils"].counters
+                c["stats"]["unique_graphs"] += 1
+                c["frames"]["total"] += 1
+
+    def get_benchmark():
+        return Guarded()
+"""
+
+
+class GuardFindingsTest(unittest.TestCase):
+    """The torch guards' findings reach the harness as check ids (K16, K24) from the calls where they
+    happen, and an honest benchmark reports none."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+        self.path = os.path.join(self.dir.name, "optimized_guarded.py")
+        with open(self.path, "w") as f:
+            f.write(textwrap.dedent(GUARDED))
+        self.counters = {"stats": {"unique_graphs": 0}, "frames": {"total": 0}}
+        self.torch = fake_torch(self.counters)
+        self.addCleanup(sys.modules.pop, "torch._dynamo.utils", None)
+
+    def driver(self, mode):
+        d = Driver(self.path, self.torch)
+        d.create()
+        d.bench.mode = mode
+        d.bench.torch_module = self.torch
+        return d
+
+    def test_honest(self):
+        d, h = self.driver(None), StandInHarness()
+        d.setup(h)
+        for _ in range(3):
+            d.run(h)
+        self.assertEqual(h.findings, [])
+
+    def test_precision_flag_changed_in_setup_is_a_K16_finding_of_the_setup_request(self):
+        d, h = self.driver("tf32"), StandInHarness()
+        d.setup(h)
+        self.assertEqual([c for c, _ in h.findings], ["K16"])
+        self.assertIn("torch.backends.cuda.matmul.allow_tf32: False -> True", h.findings[0][1])
+        d.run(h)
+        d.run(h)
+        self.assertEqual(len(h.findings), 1)  # still changed, not reported again
+
+    def test_recompiles_after_warmup_are_K24_findings_and_warmup_compiles_are_not(self):
+        d, h = self.driver("recompile"), StandInHarness()
+        d.setup(h)  # two warm-up calls compile two graphs: allowed
+        self.assertEqual(h.findings, [])
+        d.run(h)
+        self.assertEqual([c for c, _ in h.findings], ["K24"])
+        self.assertIn("unique_graphs 2 -> 3, frames 2 -> 3", h.findings[0][1])
+        d.run(h)
+        self.assertEqual([c for c, _ in h.findings], ["K24", "K24"])
 
 
 class FakeLib:

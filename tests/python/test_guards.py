@@ -1,5 +1,5 @@
-"""aisp.guards with a stand-in torch: precision flags changed, graphs compiled after warm-up and the
-current stream left elsewhere are each reported with what changed."""
+"""aisp.guards with a stand-in torch: precision flags changed (a K16 finding), graphs compiled after warm-up
+(a K24 finding) and the current stream left elsewhere (an error) are each reported with what changed."""
 
 import sys
 import types
@@ -26,24 +26,38 @@ class GuardTest(unittest.TestCase):
     def test_precision_flags_changed_after_the_defaults_were_taken(self):
         torch = fake_torch()
         g = TorchGuard(torch)
-        g.check_flags("setup()")
+        self.assertEqual(g.check_flags("setup()"), [])
         torch.backends.cuda.matmul.allow_tf32 = True
         torch.precision = "high"
-        with self.assertRaisesRegex(GuardViolation, r"allow_tf32: False -> True.*float32_matmul_precision\(\): 'highest' -> 'high'"):
-            g.check_flags("setup()")
+        findings = g.check_flags("setup()")
+        self.assertEqual([c for c, _ in findings], ["K16"])
+        self.assertRegex(findings[0][1], r"^setup\(\) changed PyTorch precision flags.*allow_tf32: False -> True.*"
+                                         r"float32_matmul_precision\(\): 'highest' -> 'high'")
+        # The same change seen after every later call is one finding, not one per call.
+        self.assertEqual(g.check_flags("benchmark_fn()"), [])
+        # A further change is a new finding; going back to the defaults is none.
+        torch.backends.cudnn.benchmark = True
+        self.assertEqual([c for c, _ in g.check_flags("benchmark_fn()")], ["K16"])
+        torch.backends.cuda.matmul.allow_tf32, torch.precision, torch.backends.cudnn.benchmark = False, "highest", False
+        self.assertEqual(g.check_flags("benchmark_fn()"), [])
 
     def test_graphs_compiled_after_warmup(self):
         counters = {"stats": {"unique_graphs": 1}, "frames": {"total": 1}}
         sys.modules["torch._dynamo.utils"] = types.SimpleNamespace(counters=counters)
         self.addCleanup(sys.modules.pop, "torch._dynamo.utils")
         g = TorchGuard(fake_torch())
-        g.check_compiles("benchmark_fn()")  # not settled yet: warm-up may compile
+        self.assertEqual(g.check_compiles("benchmark_fn()"), [])  # not settled yet: warm-up may compile
         g.settle_compiles()
-        g.check_compiles("benchmark_fn()")
+        self.assertEqual(g.check_compiles("benchmark_fn()"), [])
         counters["stats"]["unique_graphs"] = 2
-        with self.assertRaisesRegex(GuardViolation, "unique_graphs 1 -> 2"):
-            g.check_compiles("benchmark_fn()")
-        g.check_compiles("benchmark_fn()")  # reported once
+        counters["frames"]["total"] = 2
+        findings = g.check_compiles("benchmark_fn()")
+        self.assertEqual(len(findings), 1)
+        self.assertEqual(findings[0][0], "K24")
+        self.assertIn("unique_graphs 1 -> 2, frames 1 -> 2", findings[0][1])
+        self.assertEqual(g.check_compiles("benchmark_fn()"), [])  # reported once
+        counters["frames"]["total"] = 3  # a frame recompiled again (a new guard set): reported again
+        self.assertEqual([c for c, _ in g.check_compiles("benchmark_fn()")], ["K24"])
 
     def test_current_stream_left_elsewhere(self):
         torch = fake_torch()
@@ -55,7 +69,9 @@ class GuardTest(unittest.TestCase):
 
     def test_without_torch_nothing_is_checked(self):
         g = TorchGuard(None)
-        g.check_flags("setup()")
+        self.assertEqual(g.check_flags("setup()"), [])
+        g.settle_compiles()
+        self.assertEqual(g.check_compiles("benchmark_fn()"), [])
         g.check_stream(1, "benchmark_fn()")
 
 
