@@ -204,3 +204,23 @@ TEST(CallbackBenchmark, MissingOrMisspelledDeclarationsAreErrorsNotDefaults) {
 }
 
 }  // namespace
+
+// aisp_host_finding: a host's own finding (the Python worker's torch guards) is kept for the worker's next
+// reply with findings, by its check id; identical reports are kept once, reading clears, unknown ids are refused.
+TEST(CallbackBenchmark, HostFindingsAreKeptOnceByCheckIdUntilTheWorkerTakesThem) {
+  FakeContext ctx;
+  auto* host = reinterpret_cast<aisp_host*>(static_cast<aisp::Context*>(&ctx));
+  aisp::take_host_findings();
+  EXPECT_EQ(aisp_host_finding(host, "K16", "allow_tf32: False -> True"), 0);
+  EXPECT_EQ(aisp_host_finding(host, "K16", "allow_tf32: False -> True"), 0);
+  EXPECT_EQ(aisp_host_finding(host, "K24", "unique_graphs 1 -> 2"), 0);
+  EXPECT_NE(aisp_host_finding(host, "K99", "no such check"), 0);
+  EXPECT_NE(std::string(aisp_last_error()).find("unknown check id 'K99'"), std::string::npos);
+  EXPECT_NE(aisp_host_finding(nullptr, "K16", "x"), 0);
+  auto found = aisp::take_host_findings();
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[0].check, "K16");
+  EXPECT_EQ(found[0].detail, "allow_tf32: False -> True");
+  EXPECT_EQ(found[1].check, "K24");
+  EXPECT_TRUE(aisp::take_host_findings().empty());
+}
