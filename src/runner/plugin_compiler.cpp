@@ -219,11 +219,14 @@ CompiledTree compile_bench_root(const fs::path& root_in, const CompileSettings& 
 
   struct Job { fs::path src, rel; std::string error; bool reused = false; fs::path so; };
   std::vector<Job> jobs;
+  std::vector<fs::path> python_variants;  // relative paths of baseline_*.py / optimized_*.py (issue 23)
   for (auto& e : fs::recursive_directory_iterator(root)) {
-    if (!e.is_regular_file() || e.path().extension() != ".cu") continue;
+    const std::string ext = e.path().extension().string();
+    if (!e.is_regular_file() || (ext != ".cu" && ext != ".py")) continue;
     std::string stem = e.path().stem().string();
     if (stem.rfind("baseline_", 0) != 0 && stem.rfind("optimized_", 0) != 0) continue;
-    jobs.push_back({e.path(), fs::relative(e.path(), root), {}, false, {}});
+    if (ext == ".py") python_variants.push_back(fs::relative(e.path(), root));
+    else jobs.push_back({e.path(), fs::relative(e.path(), root), {}, false, {}});
   }
   std::sort(jobs.begin(), jobs.end(), [](auto& a, auto& b) { return a.rel < b.rel; });
 
@@ -311,6 +314,14 @@ CompiledTree compile_bench_root(const fs::path& root_in, const CompileSettings& 
     fs::path link = tree.plugin_root / j.rel.parent_path() / (j.src.stem().string() + ".so");
     fs::create_directories(link.parent_path());
     fs::create_symlink(j.so, link, ec);
+  }
+  // Python variants need no compile: linked to their sources, so discovery pairs them with the compiled
+  // ones and the Python worker, which resolves the link, imports the helpers beside the real file.
+  for (auto& rel : python_variants) {
+    fs::path link = tree.plugin_root / rel;
+    fs::create_directories(link.parent_path());
+    fs::create_symlink(root / rel, link, ec);
+    if (ec) tree.failures.push_back(fmt::format("{}: cannot link into the plugin tree: {}", rel.string(), ec.message()));
   }
   return tree;
 }

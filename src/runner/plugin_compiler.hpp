@@ -34,7 +34,8 @@ CompileSettings default_compile_settings(const std::filesystem::path& aisp_exe);
 std::vector<std::string> compile_command(const CompileSettings& s, const std::filesystem::path& source,
                                          const std::filesystem::path& output, const std::filesystem::path& depfile);
 
-// Compiles every baseline_*.cu / optimized_*.cu under `bench_root` (at most `jobs` at once, cached). A
+// Compiles every baseline_*.cu / optimized_*.cu under `bench_root` (at most `jobs` at once, cached) and
+// links every baseline_*.py / optimized_*.py into the same tree (Python variants, run by the Python worker). A
 // source is reused only when nvcc, the flags and the content of every file its last compile read (nvcc's
 // dependency output: the source, its headers wherever they are, the aisp and CUDA headers) are unchanged.
 // A failing file is reported with the compiler's message and left out; the rest still run.

@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/discovery.hpp"
 #include "core/json_io.hpp"
 #include "runner/plugin_compiler.hpp"
 
@@ -175,6 +176,37 @@ TEST(PluginCompiler, ParallelismIsBoundedByTheJobsSetting) {
   int jobs = compile_bench_root(root.dir, s).jobs;
   EXPECT_LE(jobs, 3);
   EXPECT_LE(jobs, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+}
+
+// Issue 23: Python variants under a bench root need no compile but must reach the plugin tree beside the
+// compiled ones, as links to their sources (the Python worker resolves the link and imports the helpers
+// beside the real file); helper modules stay out, discovery pairs the .py variants with the .cu ones.
+TEST(PluginCompiler, PythonVariantsAreLinkedIntoTheTree) {
+  Scratch root("aisp_benchroot_python"), cache("aisp_benchroot_python_cache");
+  fs::create_directories(root.dir / "chx");
+  auto write = [](const fs::path& p, const std::string& text) { std::ofstream(p) << text; };
+  write(root.dir / "chx" / "scale_common.py", "N = 4\n");
+  write(root.dir / "chx" / "baseline_scale.py", "from scale_common import N\n");
+  write(root.dir / "chx" / "optimized_scale_fused.py", "from scale_common import N\n");
+  write(root.dir / "chx" / "optimized_scale_cuda.cu", "__global__ void k() {}\n");
+  CompiledTree tree = compile_bench_root(root.dir, settings_in(cache.dir));
+  ASSERT_TRUE(tree.failures.empty()) << tree.failures.front();
+  EXPECT_EQ(tree.compiled, 1);
+  const fs::path dir = tree.plugin_root / "chx";
+  ASSERT_TRUE(fs::is_symlink(dir / "baseline_scale.py"));
+  EXPECT_EQ(fs::read_symlink(dir / "baseline_scale.py"), fs::weakly_canonical(root.dir) / "chx" / "baseline_scale.py");
+  EXPECT_TRUE(fs::is_symlink(dir / "optimized_scale_fused.py"));
+  EXPECT_FALSE(fs::exists(dir / "scale_common.py")) << "only variants are linked";
+  std::vector<std::string> files;
+  for (auto& e : fs::recursive_directory_iterator(tree.plugin_root))
+    if (e.is_symlink() || e.is_regular_file()) files.push_back(fs::relative(e.path(), tree.plugin_root).string());
+  auto targets = discover_targets(files, ".so");
+  ASSERT_EQ(targets.size(), 1u);
+  EXPECT_EQ(targets[0].id, "chx:scale");
+  EXPECT_EQ(targets[0].baseline.file, "chx/baseline_scale.py");
+  ASSERT_EQ(targets[0].optimized.size(), 2u);
+  EXPECT_EQ(targets[0].optimized[0].file, "chx/optimized_scale_cuda.so");
+  EXPECT_EQ(targets[0].optimized[1].file, "chx/optimized_scale_fused.py");
 }
 
 }  // namespace
