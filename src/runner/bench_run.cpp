@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "runner/calibration_choice.hpp"
+#include "runner/rank_plan.hpp"
 
 namespace aisp {
 namespace fs = std::filesystem;
@@ -50,6 +51,24 @@ void apply_calibration(const BenchRequest& r, const std::string& hwkey, const fs
   std::cerr << fmt::format("A/A calibration: {} ({}): CIs include the between-process spread measured there\n",
                            c.file.string(), c.floor->date);
   o.noise_floor = std::move(c.floor);
+}
+
+// --nproc-per-node N > 1 (issue 26): the launch plan for the GPUs the child `aisp info gpu` saw, recorded in the
+// manifest and handed to every target; too few GPUs (or no mpirun) refuses the run before any target starts.
+void plan_ranks(const BenchRequest& r, const json& info, const fs::path& run_dir, SuiteOptions& o) {
+  if (r.nproc_per_node <= 1) return;
+  int gpus = static_cast<int>(info.value("gpus", json::array()).size());
+  try {
+    auto plan = std::make_shared<RankPlan>(
+        make_rank_plan(rank_launch_options(r), visible_device_ids(std::getenv("CUDA_VISIBLE_DEVICES"), gpus)));
+    if (r.launch_via == "mpirun") o.run.mpirun = require_mpirun(std::getenv("PATH"));
+    o.manifest["multi_rank"] = plan->to_json();
+    o.run.rank_plan = std::move(plan);
+  } catch (const std::invalid_argument& e) {
+    refuse(run_dir, BenchError("ValidationError", e.what(), 2, "--nproc-per-node"));
+  } catch (const std::runtime_error& e) {
+    refuse(run_dir, BenchError("NoMpirun", e.what(), 2));
+  }
 }
 
 std::string commit_of(const json& git) {
@@ -139,6 +158,7 @@ BenchOutcome run_bench(const BenchRequest& r, BenchHost& host) {
   EnvironmentReport env = gate_or_refuse(host, info, r, out.run_dir);
   json git = host.git_info();
   o.manifest = bench_manifest(r, info, env, git, host.build_info(), catalog.compile_failures);
+  plan_ranks(r, info, out.run_dir, o);
   std::string hwkey = info["hardware"].value("hardware_key", "unknown");
   if (!r.calibrate) apply_calibration(r, hwkey, source_root, o);
 

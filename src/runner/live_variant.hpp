@@ -18,6 +18,8 @@
 
 namespace aisp {
 
+class RankedWorker;  // runner/ranked_worker.hpp
+
 struct LiveVariant {
   VariantResult* result;
   std::unique_ptr<VariantWorker> worker;
@@ -44,6 +46,10 @@ struct LiveVariant {
   // dumped to files and compared on the host.
   std::map<std::string, const void*> mapped_outputs;
   std::string outputs_via_files;  // why they are not mapped
+  // Multi-rank (issue 26): `worker` as its ranks (null with one rank), and each rank's outputs of the last
+  // check round compared with the baseline's same rank (nullopt: never compared).
+  RankedWorker* ranked = nullptr;
+  std::vector<std::optional<Verification>> rank_checks;
 };
 
 // A worker's {"peak_mb", "allocated_mb", "reserved_mb"}.

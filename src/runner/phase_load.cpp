@@ -5,7 +5,10 @@
 
 #include "core/file_names.hpp"
 #include "core/schema.hpp"
+#include "runner/mpirun_job.hpp"
 #include "runner/pair_contract.hpp"
+#include "runner/rank_plan.hpp"
+#include "runner/ranked_worker.hpp"
 #include "runner/target_run.hpp"
 #include "runner/worker_process.hpp"
 
@@ -26,8 +29,10 @@ bool TargetRun::load() {
                                                          l.result->name)).string();
     l.result->status = status::succeeded;
     try {
-      l.worker = make(WorkerSpawn{opt_.aisp_exe, (opt_.plugin_root / l.result->file).string(), l.result->log,
-                                  opt_.visible_device, opt_.validity, target_.axes});
+      WorkerSpawn spawn{opt_.aisp_exe, (opt_.plugin_root / l.result->file).string(), l.result->log,
+                        opt_.visible_device, opt_.validity, target_.axes};
+      if (opt_.rank_plan) start_ranks(l, spawn, make);
+      else l.worker = make(spawn);
     } catch (const std::exception& e) {
       fail(l, "spawn", e.what());
     }
@@ -47,6 +52,25 @@ bool TargetRun::load() {
   return !baseline_failed();
 }
 
+// The variant as N ranks, one worker per GPU (issue 26). Each variant's ranks share a rendezvous folder of
+// their own (AISP_RENDEZVOUS_DIR): a multi-rank pair's rank 0 publishes its NCCL unique id there.
+void TargetRun::start_ranks(LiveVariant& l, WorkerSpawn spawn, const WorkerFactory& make) {
+  const RankPlan& plan = *opt_.rank_plan;
+  fs::path rendezvous = work_ / "rendezvous" / l.result->name;
+  fs::create_directories(rendezvous);
+  spawn.env.push_back({"AISP_RENDEZVOUS_DIR", rendezvous.string()});
+  std::unique_ptr<RankedWorker> ranked;
+  if (plan.options.launch_via == "mpirun") {
+    fs::path pipes = work_ / "pipes" / l.result->name;
+    ranked = std::make_unique<RankedWorker>(RankGroup(
+        start_mpirun_job(plan, opt_.mpirun, worker_command(spawn), pipes.string(), spawn.log_file)));
+  } else {
+    ranked = std::make_unique<RankedWorker>(start_rank_group(plan, spawn, make));
+  }
+  l.ranked = ranked.get();
+  l.worker = std::move(ranked);
+}
+
 bool TargetRun::check_declarations() {
   LiveVariant& base = live_[0];
   device_ = device_from_json(base.ready.at("device"));
@@ -57,8 +81,11 @@ bool TargetRun::check_declarations() {
     if (req.min_compute_capability > cc)
       fail(l, "requirements", fmt::format("needs sm_{} (this GPU is sm_{})", req.min_compute_capability, cc),
            status::skipped);
-    else if (req.gpus > 1)
-      fail(l, "requirements", fmt::format("needs {} GPUs (1 visible)", req.gpus), status::skipped);
+    else if (req.gpus > ranks())
+      fail(l, "requirements",
+           ranks() == 1 ? fmt::format("needs {} GPUs: run it as ranks, --nproc-per-node {} (this run has 1 rank)", req.gpus, req.gpus)
+                        : fmt::format("needs {} GPUs (this run has {} ranks)", req.gpus, ranks()),
+           status::skipped);
     else if (req.min_memory_bytes > device_.global_memory_bytes)
       fail(l, "requirements", fmt::format("needs {:.1f} GiB of device memory", req.min_memory_bytes / 1073741824.0),
            status::skipped);

@@ -1,6 +1,8 @@
 // Phase 2: seeds are drawn only now, after every plugin is loaded, so no plugin can know them in advance;
 // then setup() in every worker (static inputs from one seed, dynamic ones from another, each input its
 // own stream), with what loading and setup changed (K16) and the guard bands (K22) reported back.
+#include <fmt/format.h>
+
 #include "core/schema.hpp"
 #include "runner/target_run.hpp"
 
@@ -34,6 +36,11 @@ bool TargetRun::setup() {
 
 // Every output of the variant mapped, or none (a variant is compared one way throughout).
 void TargetRun::map_outputs(LiveVariant& l) {
+  if (l.ranked) {
+    l.outputs_via_files = fmt::format("{} ranks: each rank's outputs live on its own GPU, out of the supervisor's "
+                                      "IPC mapping; every rank dumps them into its own folder", ranks());
+    return;
+  }
   if (!opt_.output_device) {
     l.outputs_via_files = "no device access in this process";
     return;

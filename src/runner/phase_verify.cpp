@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include "runner/pair_contract.hpp"
+#include "runner/rank_verify.hpp"
+#include "runner/ranked_worker.hpp"
 #include "runner/target_run.hpp"
 
 namespace aisp {
@@ -60,6 +62,7 @@ void judge_checks(LiveVariant& l, CheckRecord& c, bool is_baseline) {
 
 bool TargetRun::verify() {
   std::vector<CheckRecord> records(live_.size());
+  std::vector<std::vector<Reply>> rank_checks(live_.size());  // multi-rank: each rank's reply, last round
   for (int round = 0; round < kCheckRounds && !baseline_failed(); ++round) {
     std::vector<OutputView> base_outputs;
     for (size_t i = 0; i < live_.size(); ++i) {
@@ -76,6 +79,7 @@ bool TargetRun::verify() {
         fail(l, r, "verification run");
         continue;
       }
+      if (l.ranked) rank_checks[i] = l.ranked->last_replies();
       auto c = parse_reply(l, r, [](const json& b) { return parse_check_reply(b); }, "verification run");
       if (!c) continue;
       l.findings.add_all(c->findings);
@@ -101,7 +105,20 @@ bool TargetRun::verify() {
     return false;
   }
   for (size_t i = 0; i < live_.size(); ++i) judge_checks(live_[i], records[i], i == 0);
+  compare_ranks(rank_checks);
   return true;
+}
+
+// Multi-rank (issue 26): every rank's dumped outputs of the last round against the baseline's same rank, by
+// the one-rank comparison code; the judging (phase_wrap_up.cpp) turns a rank never compared or differing
+// into a finding that names it. (The merged reply's outputs, rank r's as `<name>@rank<r>`, have already been
+// compared above; this keeps the per-rank account the judging needs.)
+void TargetRun::compare_ranks(std::vector<std::vector<Reply>>& checks) {
+  if (!opt_.rank_plan || checks.empty()) return;
+  for (size_t i = 1; i < live_.size(); ++i) {
+    if (!live_[i].ranked || checks[i].empty()) continue;
+    live_[i].rank_checks = compare_rank_outputs(checks[0], checks[i], tolerance_, reader_);
+  }
 }
 
 void TargetRun::check_sensitivity() {

@@ -9,6 +9,8 @@
 #include "core/plausibility.hpp"
 #include "core/stats.hpp"
 #include "core/verdict.hpp"
+#include "runner/rank_judging.hpp"
+#include "runner/ranked_worker.hpp"
 #include "runner/target_run.hpp"
 
 namespace aisp {
@@ -71,6 +73,39 @@ void judge_timing_validity(LiveVariant& l, const RunOptions& opt, const Workload
 
 }  // namespace
 
+// Multi-rank (issue 26): each timed variant's ranks judged as a set (runner/rank_judging.hpp): exactly ranks
+// 0..N-1, each claiming the plan's WORLD_SIZE in its ready message, each with timed samples, and (variants)
+// each rank's outputs compared with the baseline's same rank. Set findings are K14's (one process per rank,
+// one GPU each, as planned), comparison findings K2's; either makes the variant INVALID.
+void TargetRun::judge_ranks() {
+  if (!opt_.rank_plan) return;
+  const int n = ranks();
+  for (size_t i = 0; i < live_.size(); ++i) {
+    LiveVariant& l = live_[i];
+    if (l.failed || !l.ranked) continue;
+    std::vector<RankResult> results;
+    for (int r = 0; r < l.ranked->world_size(); ++r) {
+      RankResult rr;
+      const json& ready = l.ranked->ready().at(r);
+      rr.rank = ready.value("rank", -1);
+      rr.world_size = ready.value("world_size", 0);
+      rr.samples_ms = l.ranked->rank_samples().at(r);
+      if (i > 0 && static_cast<size_t>(r) < l.rank_checks.size() && l.rank_checks[r]) {
+        rr.outputs_compared = true;
+        rr.verification = *l.rank_checks[r];
+      }
+      results.push_back(std::move(rr));
+    }
+    RankJudgement j = i == 0 ? judge_baseline_ranks(results, n) : judge_variant_ranks(results, n, l.result->name);
+    for (const RankFinding& f : j.findings) l.findings.add(f.check == "ranks" ? "K14" : f.check, f.detail);
+    if (!j.valid) continue;
+    l.evidence["K14"] = fmt::format("{} ranks, each its own worker process and GPU, each claiming its RANK and "
+                                    "WORLD_SIZE {}; time per step = the slowest rank's (rank {} by median)",
+                                    n, n, j.slowest_rank);
+    if (i > 0) l.evidence["K2"] += fmt::format("; each of the {} ranks compared with the baseline's same rank", n);
+  }
+}
+
 bool TargetRun::wrap_up() {
   enter_phase("wrap_up");
   for (LiveVariant* l : timed_) {
@@ -85,6 +120,7 @@ bool TargetRun::wrap_up() {
       if (auto m = parse_reply(*l, r, parse_memory_reply, "memory")) l->result->memory = memory_from_json(m->memory);
   }
   if (opt_.validity) verify_timed_samples(live_, sample_check_, rng_);
+  judge_ranks();
   for (LiveVariant* l : timed_) judge_timing_validity(*l, opt_, base_workload_, device_);
   LiveVariant& base = live_[0];
   if (base.failed || base.result->samples_ms.empty()) {

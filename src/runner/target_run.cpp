@@ -7,6 +7,7 @@
 
 #include "core/file_names.hpp"
 #include "core/verdict.hpp"
+#include "runner/rank_plan.hpp"
 
 namespace aisp {
 
@@ -41,6 +42,8 @@ TargetResult TargetRun::run() {
   decide_verdicts();
   return finish("");
 }
+
+int TargetRun::ranks() const { return opt_.rank_plan ? static_cast<int>(opt_.rank_plan->ranks.size()) : 1; }
 
 // Every phase that stops the target has left its reason in the baseline's result or in out_.error.
 TargetResult TargetRun::finish_baseline_failed() {

@@ -32,6 +32,10 @@ class TargetRun {
   // already in the results and finish() ends the run.
   bool load();                // phase_load.cpp: workers up together, ready messages
   bool check_declarations();  // phase_load.cpp: requirements, axes, workload and tolerance equality
+  void start_ranks(LiveVariant& l, WorkerSpawn spawn, const WorkerFactory& make);  // phase_load.cpp (issue 26)
+  int ranks() const;          // ranks per variant (1 without --nproc-per-node)
+  void compare_ranks(std::vector<std::vector<Reply>>& checks);  // phase_verify.cpp: each rank vs the baseline's
+  void judge_ranks();         // phase_wrap_up.cpp: rank set, claims, comparisons -> findings (K14, K2)
   bool setup();               // phase_setup.cpp: seeds drawn, setup() in every worker
   bool verify();              // phase_verify.cpp: checked runs on fresh inputs, full comparison (K1-K4)
   void check_sensitivity();   // phase_verify.cpp: every input matters (K5)

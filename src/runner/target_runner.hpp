@@ -15,6 +15,8 @@
 
 namespace aisp {
 
+struct RankPlan;  // runner/rank_plan.hpp
+
 struct Progress {
   std::string target, variant, phase;  // phase: load, setup, verify, warmup, timing, done
   int64_t samples = 0;
@@ -47,6 +49,10 @@ struct RunOptions {
   // Harness-only device access to the workers' outputs (CUDA IPC); null: outputs go through files.
   std::shared_ptr<OutputDevice> output_device;
   bool keep_outputs = false;  // dump every compared output to files and keep them under run_dir/work
+  // --nproc-per-node N > 1 (issue 26): each variant runs as the plan's N ranks, one worker per GPU
+  // (runner/ranked_worker.hpp); null: one worker per variant. `mpirun`: mpirun's path for --launch-via mpirun.
+  std::shared_ptr<const RankPlan> rank_plan;
+  std::string mpirun;
 };
 
 TargetResult run_target(const Target& target, const RunOptions& options);

@@ -1,5 +1,6 @@
 #include "runtime/worker.hpp"
 
+#include <cstdlib>
 #include <cuda_runtime.h>
 #include <fmt/format.h>
 #include <signal.h>
@@ -193,6 +194,10 @@ int Worker::main() {
                   {"technique", bench_->technique()},
                   {"informational", bench_->informational()},
                   {"pid", getpid()}};
+    // A rank of a multi-rank run (issue 26) says which rank of how many it is, as its launcher told it: the
+    // supervisor judges a claim that differs from its plan (a wrong topology) as a finding.
+    if (const char* rank = std::getenv("RANK"); rank && *rank) ready["rank"] = std::atoi(rank);
+    if (const char* world = std::getenv("WORLD_SIZE"); world && *world) ready["world_size"] = std::atoi(world);
     channel_.send(ready);
   } catch (const PluginError& e) {
     channel_.send({{"event", "error"}, {"kind", e.kind}, {"error", e.what()}});

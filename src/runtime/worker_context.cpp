@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <stdexcept>
 
 #include "aisp/check.hpp"
@@ -11,10 +12,26 @@
 
 namespace aisp {
 
+namespace {
+
+// Rank r >= 1 of a multi-rank run (issue 26) fills its inputs from streams of its own: with the same inputs on
+// every rank, an all-reduce's answer would be N x the local value and a rank could skip the collective (a
+// short-circuit) unseen. Rank 0 and a one-rank run (RANK unset) keep the streams as they were.
+uint64_t rank_salt() {
+  static const uint64_t salt = [] {
+    const char* r = std::getenv("RANK");
+    int rank = r && *r ? std::atoi(r) : 0;
+    return rank > 0 ? splitmix64(0x52414e4b00000000ull + static_cast<uint64_t>(rank)) : 0ull;
+  }();
+  return salt;
+}
+
+}  // namespace
+
 uint64_t input_seed(uint64_t seed, const std::string& name) {
   uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a of the name, then one splitmix64 round with the seed
   for (unsigned char c : name) h = (h ^ c) * 0x100000001b3ull;
-  return splitmix64(seed ^ h);
+  return splitmix64(seed ^ h ^ rank_salt());
 }
 
 WorkerContext::WorkerContext(const DeviceInfo& device, Workload workload, uint64_t static_seed, uint64_t dynamic_seed)
