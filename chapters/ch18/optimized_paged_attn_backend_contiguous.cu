@@ -1,0 +1,90 @@
+// ch18 paged_attn_backend, contiguous reference: the optimized split-KV kernel over a contiguous cache.
+//
+// Technique: setup() repacks the static paged pool once into per-(sequence, head) contiguous K and V
+// [row][4096][128] (a gather through the block table on the harness stream); run() is the split-KV loop of
+// decode_split.cuh with the contiguous loader, the same schedule, split count and merge as
+// optimized_paged_attn_backend.cu, without the block table. This variant exists to measure what paging
+// costs: the goal (issue 24) is the paged kernel within 10% of this one. It also beats the naive paged
+// baseline, for the same reasons as the paged kernel.
+// Expected on Hopper: the same ~0.2 ms as the paged kernel, within a few percent.
+// Measured: not measured yet.
+#include "paged_attn_backend.cuh"
+
+namespace {
+
+using namespace paged_attn;
+
+constexpr int kWarps = 4, kUnroll = 4;
+
+// One CTA per (logical block, row): copies the 16 x 128 K and V of that block to their contiguous place.
+__global__ void gather_pages(const __nv_bfloat16* __restrict__ pool, const int32_t* __restrict__ table, int heads,
+                             int64_t len, __nv_bfloat16* __restrict__ out) {
+  const int64_t j = blockIdx.x, row = blockIdx.y, seq = row / heads, head = row % heads;
+  const int64_t blk = table[seq * (len / kBlock) + j];
+  const uint4* src = reinterpret_cast<const uint4*>(pool + ((blk * heads + head) * kBlock) * ch18::kD);
+  uint4* dst = reinterpret_cast<uint4*>(out + (row * len + j * kBlock) * ch18::kD);
+  for (int i = threadIdx.x; i < kBlock * ch18::kD / 8; i += blockDim.x) dst[i] = src[i];
+}
+
+__global__ void __launch_bounds__(kWarps * 32)
+    contiguous_split_kv(const __nv_bfloat16* __restrict__ q, ch18::ContiguousBf16 load, int64_t len, float q_scale,
+                        int splits, ch18::Partials part) {
+  const int64_t row = blockIdx.y;
+  load.row_base = row * len;
+  int64_t begin, end;
+  ch18::split_range(len, blockIdx.x, splits, begin, end);
+  float qv[8];
+  ch18::load_q(q + row * ch18::kD, q_scale, qv);
+  const ch18::State st = ch18::attend_range<kWarps, kUnroll>(load, begin, end, qv);
+  float m, l;
+  const float acc = ch18::merge_cta<kWarps>(st, m, l);
+  const int64_t slot = row * splits + blockIdx.x;
+  part.o[slot * ch18::kD + threadIdx.x] = acc;
+  if (threadIdx.x == 0) part.ml[slot] = make_float2(m, l);
+}
+
+class ContiguousReference : public PagedAttnBase {
+ public:
+  std::string technique() const override { return "split-KV over a contiguous copy of the cache (paging's reference)"; }
+  void run(aisp::Context& ctx) override {
+    const int64_t rows = ctx.param("batch") * ctx.param("heads");
+    contiguous_split_kv<<<dim3(splits_, static_cast<unsigned>(rows)), kWarps * 32, 0, ctx.stream()>>>(
+        ctx.buffer("q").as<const __nv_bfloat16>(), ch18::ContiguousBf16{k_, v_, 0}, ctx.param("context"),
+        ch18::q_scale_log2(), splits_, part_);
+    AISP_LAUNCH_CHECK();
+    ch18::combine_splits<<<static_cast<unsigned>(rows), ch18::kD, 0, ctx.stream()>>>(part_, splits_,
+                                                                                    ctx.buffer("o").as<__nv_bfloat16>());
+    AISP_LAUNCH_CHECK();
+  }
+
+ protected:
+  void prepare(aisp::Context& ctx) override {
+    const int64_t heads = ctx.param("heads"), rows = ctx.param("batch") * heads, len = ctx.param("context");
+    const size_t bytes = static_cast<size_t>(rows * len * ch18::kD) * sizeof(__nv_bfloat16);
+    k_ = static_cast<__nv_bfloat16*>(ctx.scratch("k_contiguous", bytes));
+    v_ = static_cast<__nv_bfloat16*>(ctx.scratch("v_contiguous", bytes));
+    // The same split count as the paged kernel (same occupancy: same loop, same launch bounds).
+    splits_ = ch18::choose_splits(contiguous_split_kv, kWarps * 32, ctx.device().sm_count, rows, len);
+    part_.carve(ctx.scratch("partials", ch18::Partials::bytes(rows, splits_)), rows, splits_);
+    // On the harness stream, after the static fills and the scratch zeroing enqueued there.
+    const dim3 grid(static_cast<unsigned>(len / kBlock), static_cast<unsigned>(rows));
+    const auto* table = ctx.buffer("block_table").as<const int32_t>();
+    gather_pages<<<grid, 256, 0, ctx.stream()>>>(ctx.buffer("k_pool").as<const __nv_bfloat16>(), table,
+                                                 static_cast<int>(heads), len, k_);
+    AISP_LAUNCH_CHECK();
+    gather_pages<<<grid, 256, 0, ctx.stream()>>>(ctx.buffer("v_pool").as<const __nv_bfloat16>(), table,
+                                                 static_cast<int>(heads), len, v_);
+    AISP_LAUNCH_CHECK();
+    AISP_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
+  }
+
+ private:
+  __nv_bfloat16* k_ = nullptr;
+  __nv_bfloat16* v_ = nullptr;
+  int splits_ = 1;
+  ch18::Partials part_;
+};
+
+}  // namespace
+
+AISP_BENCHMARK(ContiguousReference)
