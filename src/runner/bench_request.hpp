@@ -69,8 +69,8 @@ struct BenchError : std::runtime_error {
 };
 
 // Throws BenchError for a request that cannot run (an unknown --mode or --ncu-metric-set, a negative
-// --suite-timeout, a malformed --target-extra-arg, --nproc-per-node below 1 or above 1 without
-// --print-launch-plan, an unknown --launch-via), before any work starts.
+// --suite-timeout, a malformed --target-extra-arg, --nproc-per-node below 1, an unknown
+// --launch-via), before any work starts.
 void check_request(const BenchRequest& request);
 
 // The ncu preset the profile step runs: --ncu-metric-set unless auto, else --profile; "none": no profiling.

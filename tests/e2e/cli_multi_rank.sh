@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The issue-26 multi-rank and Slurm commands through the real command line, without a GPU: a multi-rank run is
-# refused (it is only planned so far), the printed launch plan gives every rank NCCL_NVLS_ENABLE=0 and its own
+# refused for want of GPUs (before any worker starts), the printed launch plan gives every rank NCCL_NVLS_ENABLE=0 and its own
 # RANK, more ranks than GPUs is a usage error naming the counts, and `aisp cluster slurm` writes a script bash
 # can parse. Nothing here starts a worker.
 set -u
@@ -17,7 +17,7 @@ $out"
 run() { "$aisp" bench run --targets ch04 --artifacts-dir "$tmp" --no-db "$@"; }
 
 expect_code 2 run --nproc-per-node 2
-grep -q "NotBuilt\|not collect per-rank results" <<<"$out" || fail "a 2-rank run was not refused as not built: $out"
+grep -q "needs an NVIDIA GPU\|needs 2 GPUs, but" <<<"$out" || fail "a 2-rank run without GPUs was not refused: $out"
 expect_code 2 run --nproc-per-node 0
 grep -q -- "--nproc-per-node" <<<"$out" || fail "N = 0: $out"
 expect_code 2 run --nproc-per-node 2 --launch-via srun
