@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# GPU (label gpu): Python pairs through the real harness (issue 23). `aisp bench run` on the ch07
-# saxpy_torch pair (eager, fused, Triton, torch.compile, and its CUDA C++ variant) and the Python validity fixtures
-# (tests/validity_python): every honest variant verified with every check passed, every cheat flagged as
-# the table below says. Skips (77) with the reason when there is no GPU or python3 has no torch/triton.
-# $AISP_E2E_KEEP: a folder to keep the run's JSON and worker logs in.
+# GPU (label gpu): Python pairs through the real harness (issue 23). `aisp bench run` on every Python pair of the
+# chapters (ch07 saxpy_torch with its CUDA C++ variant, ch09/ch12/ch13/ch14/ch18 *_torch pairs, the mixed
+# ch09:cublas_parity) and the Python validity fixtures (tests/validity_python): every honest variant verified with
+# every check passed, every cheat INVALID with the check ids listed below. Prints the parity line (one cuBLAS GEMM
+# from C++ and from Python) and the memory-goal pair's peaks. Skips (77) with the reason when there is no GPU or
+# python3 has no torch/triton.
+# $AISP_E2E_KEEP: a folder to keep the run's JSON and worker logs in; $AISP_E2E_TARGETS: selectors to run instead
+# of all (e.g. "ch09:cublas_parity validity_python"); $AISP_E2E_ITERATIONS: --iterations (30).
 set -u
 aisp="$1"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -12,14 +15,31 @@ if ! python3 -c "import torch, triton" >/dev/null 2>&1; then echo "SKIP: python3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 keep="${AISP_E2E_KEEP:-$tmp}"
 mkdir -p "$keep"
-"$aisp" bench run --targets ch07:saxpy_torch validity_python --iterations "${AISP_E2E_ITERATIONS:-30}" --warmup 2 \
+# Every Python pair of the chapters (issue 23) and the validity fixtures; $AISP_E2E_TARGETS narrows it.
+pairs="ch07:saxpy_torch ch09:matmul_torch ch09:cublas_parity ch12:cuda_graph_torch ch13:allocator_torch
+  ch13:activation_checkpoint_torch ch13:scaled_mm_torch ch14:transformer_block_torch ch14:add_rmsnorm_torch
+  ch14:swiglu_torch ch18:attention_torch ch18:gqa_decode_torch"
+targets="${AISP_E2E_TARGETS:-$pairs validity_python}"
+# shellcheck disable=SC2086  # one selector per word
+"$aisp" bench run --targets $targets --iterations "${AISP_E2E_ITERATIONS:-30}" --warmup 2 \
   --json --no-db --artifacts-dir "$tmp/artifacts" >"$keep/python_pairs.json" 2>"$keep/python_pairs.stderr"
 echo "bench run exit code: $?"
+# The kernel torch.matmul runs for the parity pair's GEMM (the C++ variant's call is the same cublasGemmEx).
+python3 - <<'PY' 2>&1 | tail -3
+import torch
+a = torch.ones((8192, 8192), dtype=torch.bfloat16, device="cuda")
+torch.matmul(a, a)
+with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+    torch.matmul(a, a)
+    torch.cuda.synchronize()
+print("cublas_parity: torch.matmul ran", sorted({e.name for e in prof.events() if e.device_type.name == "CUDA"}))
+PY
 cp -r "$tmp"/artifacts/runs/*/logs "$keep/" 2>/dev/null || true
-python3 - "$keep/python_pairs.json" <<'PY'
+python3 - "$keep/python_pairs.json" $targets <<'PY'
 import json, sys
 
 doc = json.load(open(sys.argv[1]))
+targets_arg = sys.argv[2:]
 targets = {"%s:%s" % (c["chapter"], b["example"]): b for c in doc["results"] for b in c["benchmarks"]}
 
 def failed(v):
@@ -62,8 +82,46 @@ def cheat(tid, name, checks=()):
     expect(caught, "%s %s not caught as expected (%s): status %s failed %s error %s" % (
         tid, name, "+".join(checks), v.get("status"), failed(v), v.get("error")))
 
-for name in ("saxpy_torch_fused", "saxpy_torch_triton", "saxpy_torch_compiled", "saxpy_torch_cuda"):
-    honest("ch07:saxpy_torch", name)
+selected = set(targets_arg)
+
+def wanted(tid):
+    return tid in selected or tid.split(":")[0] in selected
+
+HONEST = {
+    "ch07:saxpy_torch": ("saxpy_torch_fused", "saxpy_torch_triton", "saxpy_torch_compiled", "saxpy_torch_cuda"),
+    "ch09:matmul_torch": ("matmul_torch_cublas",),
+    "ch09:cublas_parity": ("cublas_parity_torch",),
+    "ch12:cuda_graph_torch": ("cuda_graph_torch",),
+    "ch13:allocator_torch": ("allocator_torch",),
+    "ch13:activation_checkpoint_torch": ("activation_checkpoint_torch",),
+    "ch13:scaled_mm_torch": ("scaled_mm_torch",),
+    "ch14:transformer_block_torch": ("transformer_block_torch_compiled",),
+    "ch14:add_rmsnorm_torch": ("add_rmsnorm_torch_triton",),
+    "ch14:swiglu_torch": ("swiglu_torch_triton",),
+    "ch18:attention_torch": ("attention_torch_sdpa", "attention_torch_flex"),
+    "ch18:gqa_decode_torch": ("gqa_decode_torch_sdpa",),
+}
+for tid, names in HONEST.items():
+    if wanted(tid):
+        for name in names:
+            honest(tid, name)
+# Issue 23's parity figure: one cuBLAS GEMM launched from C++ (baseline) and from Python.
+if wanted("ch09:cublas_parity"):
+    p = targets.get("ch09:cublas_parity", {})
+    b, o = p.get("baseline", {}), variant("ch09:cublas_parity", "cublas_parity_torch")
+    if b.get("time_ms") and o.get("time_ms"):
+        print("PARITY ch09:cublas_parity: C++ %.4f ms, Python %.4f ms, Python/C++ = %.4f (speedup %.4f [%.4f, %.4f], %s)" % (
+            b["time_ms"], o["time_ms"], o["time_ms"] / b["time_ms"], o.get("speedup", 0), o.get("ci_low", 0),
+            o.get("ci_high", 0), o.get("verdict")))
+if wanted("ch13:activation_checkpoint_torch"):
+    o = variant("ch13:activation_checkpoint_torch", "activation_checkpoint_torch")
+    print("MEMORY ch13:activation_checkpoint_torch: peak %s MB (baseline %s MB), savings %s%%, verdict %s" % (
+        o.get("memory_mb"), targets.get("ch13:activation_checkpoint_torch", {}).get("baseline", {}).get("memory_mb"),
+        o.get("memory_savings_pct"), o.get("verdict")))
+if not wanted("validity_python"):
+    for p in problems:
+        print("FAIL:", p)
+    sys.exit(1 if problems else 0)
 honest("validity_python:honest_fork_join", "honest_fork_join")
 cheat("validity_python:cheat_cached_result", "cheat_cached_result", checks=("K2", "K3"))
 cheat("validity_python:cheat_side_stream", "cheat_side_stream", checks=("K7", "K8"))
