@@ -2,7 +2,7 @@
 
 Technique: torch.compile (default mode, no CUDA graphs, fullgraph) over `out.copy_(a * x + y)`: Inductor
 fuses the product, the sum and the copy into one generated Triton kernel. Compiled in setup()'s warm-up
-call; the worker fails the variant if anything recompiles after that (aisp/guards.py).
+call; a recompile after that is a K24 finding (aisp/guards.py).
 Why it is faster: the baseline's temporary disappears in fusion: 3 streams of n floats instead of 5.
 Expected on Hopper: ~0.07 ms on H100 SXM, ~1.6x over the baseline (plus Dynamo's guard checks on the
 host, hidden behind the GPU time at this size).
