@@ -6,9 +6,9 @@ dy (an input). Each activation is 16 MiB. Shared by baseline_activation_checkpoi
 kept from the forward pass) and optimized_activation_checkpoint_torch.py (every 4th kept, the rest recomputed
 segment by segment: what torch.utils.checkpoint does).
 
-The backward pass is written out with torch ops, not autograd: PyTorch's autograd engine runs a CUDA graph's
-backward on its own device thread, and CUDA calls from a thread other than the harness's are K9 (the harness
-cannot order or time them). Recomputed activations are the same cuBLAS calls on the same data, so both variants
+The backward pass is written out with torch ops, as in the C++ pair, so the recomputation schedule is the code
+itself rather than torch.utils.checkpoint's bookkeeping. (Autograd would also do: the worker runs its backward
+pass on the harness thread, see docs/python-benchmarks.md.) Recomputed activations are the same cuBLAS calls on the same data, so both variants
 produce identical bits (fp32 default tolerance). The verdict is on peak device memory (the worker's
 cudaMemGetInfo high-water mark, which includes what PyTorch's caching allocator reserves); the time the 12
 recomputed GEMMs cost is reported beside it as the speedup (< 1)."""

@@ -2,8 +2,7 @@
 
 Technique: the forward pass keeps only a_4, a_8, a_12 (and y = a_16); the backward pass walks the four
 segments from the last, recomputing the segment's 3 inner activations from its checkpoint, then running the
-segment's 4 backward layers, then dropping them (torch.utils.checkpoint's schedule, written out: see the
-common module for why not autograd).
+segment's 4 backward layers, then dropping them (torch.utils.checkpoint's schedule, written out).
 Why it saves memory: at most 3 checkpoints + 3 recomputed activations live (96 MiB) instead of 15 (240 MiB),
 for 12 extra forward GEMMs on top of 32 GEMMs: ~0.73x the speed.
 Expected on Hopper: peak ~-30% against the baseline (the C++ pair measured 510 -> 348 MiB, -31.8%), 0.73x

@@ -34,9 +34,18 @@ class Driver:
         self.bench._attach(harness, self.torch, self.stream)
 
     def _on_stream(self):
+        """The context of every benchmark call: the harness stream as torch's current stream, and autograd's
+        backward pass on this thread. By default PyTorch runs the CUDA part of a backward pass on a per-device
+        worker thread; CUDA calls from a thread other than the harness's are K9, so a training step with
+        loss.backward() would be INVALID for where it ran, not for what it did."""
+        stack = contextlib.ExitStack()
         if self.torch is None:
-            return contextlib.nullcontext()
-        return self.torch.cuda.stream(self.stream)
+            return stack
+        stack.enter_context(self.torch.cuda.stream(self.stream))
+        single_threaded = getattr(getattr(self.torch, "autograd", None), "set_multithreading_enabled", None)
+        if single_threaded is not None:  # torch >= 2.0
+            stack.enter_context(single_threaded(False))
+        return stack
 
     def _call(self, fn, actor):
         with self._on_stream():

@@ -138,6 +138,16 @@ def fake_torch(counters):
     t.cuda = types.SimpleNamespace(ExternalStream=lambda h: types.SimpleNamespace(cuda_stream=h), stream=stream,
                                    current_stream=lambda: state["current"])
     t.as_tensor = lambda buf, device: types.SimpleNamespace(data_ptr=lambda: buf.data, buf=buf)
+    t.multithreaded_backward = [True]
+
+    @contextlib.contextmanager
+    def set_multithreading_enabled(mode):
+        t.multithreaded_backward.append(mode)
+        try:
+            yield
+        finally:
+            t.multithreaded_backward.pop()
+    t.autograd = types.SimpleNamespace(set_multithreading_enabled=set_multithreading_enabled)
     sys.modules["torch._dynamo.utils"] = types.SimpleNamespace(counters=counters)
     return t
 
@@ -149,6 +159,8 @@ GUARDED = """
     class Guarded(aisp.Benchmark):
         warmup_calls = 2
         mode = None
+        def __init__(self):
+            self.seen = []
         def workload(self):
             return aisp.Workload(params={"n": 4}, precision="f32", bytes=32, items=4)
         def setup(self):
@@ -156,6 +168,8 @@ GUARDED = """
             if self.mode == "tf32":
                 self.torch_module.backends.cuda.matmul.allow_tf32 = True
         def benchmark_fn(self):
+            self.seen.append((self.torch_module.cuda.current_stream().cuda_stream,
+                              self.torch_module.multithreaded_backward[-1]))
             # Stands for a torch.compile guard on a call counter: every call compiles a new graph.
             if self.mode == "recompile":
                 c = sys.modules["torch._dynamo.utils"].counters
@@ -194,6 +208,11 @@ class GuardFindingsTest(unittest.TestCase):
         for _ in range(3):
             d.run(h)
         self.assertEqual(h.findings, [])
+        # Every call ran on the harness stream with autograd's backward on the calling thread (K9 otherwise),
+        # and both were restored afterwards.
+        self.assertEqual(d.bench.seen, [(0xABC, False)] * 5)
+        self.assertEqual(self.torch.cuda.current_stream().cuda_stream, 0)
+        self.assertEqual(self.torch.multithreaded_backward, [True])
 
     def test_precision_flag_changed_in_setup_is_a_K16_finding_of_the_setup_request(self):
         d, h = self.driver("tf32"), StandInHarness()
