@@ -33,6 +33,12 @@ void record_timing_evidence(LiveVariant& l) {
                                   "and each of {} timed blocks", l.blocks.size());
   l.evidence["K16"] = "threads, current device, limits, persisting-L2 carve-out and cuBLAS math mode unchanged "
                       "from before the plugin was loaded to after setup(), and around verified runs and audited blocks";
+  // Python variants: the worker's PyTorch guards ran after setup() and every benchmark_fn() and reported
+  // nothing (what they find arrives as K16/K24 findings, python/aisp/guards.py).
+  if (v.file.ends_with(".py")) {
+    l.evidence["K16"] += "; PyTorch precision flags equal to the process defaults after setup() and every call";
+    l.evidence["K24"] = "torch.compile graph counters unchanged after setup()'s warm-up calls";
+  }
   if (l.full_timed_checks > 0)
     l.evidence["K3"] += fmt::format("; {} timed samples (fresh inputs before every sample) compared in full with "
                                     "the baseline's outputs", l.full_timed_checks);
