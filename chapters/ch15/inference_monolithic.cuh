@@ -16,9 +16,10 @@
 //                                      an event from prefill(r) to decode(r): prefills never wait behind
 //                                      decodes, and decode blocks are scheduled ahead of pending prefill
 //                                      blocks (stream priorities; protects TPOT, which is not judged here).
-// Expected on H100: decode ~1.2 us per token x 40 tokens ~50 us per request against a 30 us arrival gap:
+// Expected on H100: a prefill ~4-16 us (one wave of <= 1024 blocks), a decode ~1.2 us per token x 40 tokens
+// ~50 us per request, against a 30 us arrival gap:
 // the monolithic stream falls behind and its queue grows over the trace (p99 TTFT ~1 ms); split, the
-// prefill stream (~20 us per prefill) keeps up: p99 TTFT a few tens of us, >10x lower.
+// prefill stream (~10 us per prefill) keeps up: p99 TTFT a few tens of us, >10x lower.
 #pragma once
 #include <cstdint>
 
@@ -28,7 +29,7 @@ inline constexpr int32_t kPdRequests = 32;
 inline constexpr double kPdMeanGapUs = 30;
 inline constexpr int kPdPromptMin = 128, kPdPromptMax = 1024, kPdOutputMin = 16, kPdOutputMax = 64;
 inline constexpr int kPdState = 256;        // floats per token row (one per thread)
-inline constexpr int kPrefillFma = 8192;    // dependent FMAs per thread per prompt token
+inline constexpr int kPrefillFma = 2048;    // dependent FMAs per thread per prompt token
 inline constexpr int kDecodeFma = 512;      // dependent FMAs per thread per output token
 
 namespace inference_pd {
