@@ -113,8 +113,9 @@ inline ncclComm_t make_comm(const std::string& tag = "world") {
     }
     fs::rename(tmp, file);
   } else {
-    // 120 s: rank 0 may still be creating its CUDA context and loading NCCL.
-    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    // 60 s: rank 0 may still be loading NCCL; well inside the harness's setup timeout, so a rank 0 that died
+    // is reported by this rank with a reason rather than by a timeout.
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     for (;;) {
       std::ifstream in(file, std::ios::binary);
       if (in && in.read(id.internal, sizeof id.internal)) break;

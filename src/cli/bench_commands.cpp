@@ -305,8 +305,8 @@ void add_run_command(CLI::App& bench, BenchArgs& a) {
                               "'ch07:copy_scalar=--axis n=1M'; repeatable. ARGS: ") + kTargetExtraArgOptions);
   run->add_option("--nproc-per-node", r.nproc_per_node,
                   "Run each target as N ranks, one worker per GPU, with RANK/WORLD_SIZE/LOCAL_RANK/MASTER_ADDR/"
-                  "MASTER_PORT and NCCL_NVLS_ENABLE=0 set (docs/multi-gpu.md; N > 1 is only planned so far: use "
-                  "--print-launch-plan)")
+                  "MASTER_PORT, AISP_RENDEZVOUS_DIR and NCCL_NVLS_ENABLE=0 set; every rank verified against the "
+                  "baseline's same rank, a step timed at its slowest rank (docs/multi-gpu.md)")
       ->capture_default_str();
   run->add_option("--launch-via", r.launch_via,
                   "local: the supervisor starts each rank's worker; mpirun: one Open MPI job (Debian openmpi-bin)")
