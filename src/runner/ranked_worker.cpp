@@ -137,9 +137,10 @@ json merge_rank_replies(const std::string& op, const std::vector<Reply>& replies
   } else if (op == "reference") {
     out["projections"] = concat_projections(replies, "projections");
   } else if (op == "sensitivity") {
-    for (size_t r = 1; r < n; ++r)
-      for (const auto& [name, moved] : replies[r].body.value("changed", json::object()).items())
-        out["changed"][rank_output_name(name, static_cast<int>(r))] = moved;
+    for (size_t r = 1; r < n; ++r) {
+      const json changed = replies[r].body.value("changed", json::object());  // items() must not outlive it
+      for (const auto& [name, moved] : changed.items()) out["changed"][rank_output_name(name, static_cast<int>(r))] = moved;
+    }
   }
   return out;
 }
@@ -182,8 +183,10 @@ Reply RankedWorker::request(json req, double timeout_s) {
   try {
     merged.body = merge_rank_replies(op, last_);
   } catch (const std::exception& e) {
-    // A reply whose fields have the wrong types: the strict parser downstream names it as a protocol error.
-    merged.body = json{{"ok", true}, {"merge_error", e.what()}};
+    // A rank's reply whose fields have the wrong types: the variant fails as a protocol error saying so.
+    merged.status = Reply::Status::protocol_error;
+    merged.kind = "protocol";
+    merged.reason = "merging the ranks' replies to '" + op + "': " + e.what();
   }
   if (op == "time")
     for (size_t r = 0; r < last_.size(); ++r)
