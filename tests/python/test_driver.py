@@ -192,8 +192,12 @@ class GuardFindingsTest(unittest.TestCase):
         with open(self.path, "w") as f:
             f.write(textwrap.dedent(GUARDED))
         self.counters = {"stats": {"unique_graphs": 0}, "frames": {"total": 0}}
+        real = sys.modules.get("torch._dynamo.utils")  # present where real torch ran torch.compile
         self.torch = fake_torch(self.counters)
-        self.addCleanup(sys.modules.pop, "torch._dynamo.utils", None)
+        if real is not None:
+            self.addCleanup(sys.modules.__setitem__, "torch._dynamo.utils", real)
+        else:
+            self.addCleanup(sys.modules.pop, "torch._dynamo.utils", None)
 
     def driver(self, mode):
         d = Driver(self.path, self.torch)
