@@ -21,9 +21,8 @@ constexpr serving::Costs kCosts{4, 64};
 
 template <serving::Route R>
 __global__ void __launch_bounds__(serving::kState)
-    serve_routed(const aisp::TraceRequest* __restrict__ trace, const unsigned long long* open,
-                 const float* __restrict__ x, float* __restrict__ y, unsigned long long* completion_ns,
-                 serving::Queues q) {
+    serve_routed(const aisp::TraceRequest* __restrict__ trace, const unsigned long long* open, const float* __restrict__ x,
+                 float* __restrict__ y, unsigned long long* completion_ns, serving::Queues q) {
   if (blockIdx.x == kWorkers) {  // the router
     if (threadIdx.x != 0) return;
     unsigned long long assigned[kWorkers] = {};
@@ -50,8 +49,11 @@ class DynamicRoutingBase : public aisp::Benchmark {
  public:
   aisp::Workload workload() const override {
     aisp::Workload w;
-    w.params = {{"requests", kRequests}, {"workers", kWorkers}, {"state", serving::kState},
-                {"prefill_fma", kCosts.prefill_fma}, {"decode_fma", kCosts.decode_fma}};
+    w.params = {{"requests", kRequests},
+                {"workers", kWorkers},
+                {"state", serving::kState},
+                {"prefill_fma", kCosts.prefill_fma},
+                {"decode_fma", kCosts.decode_fma}};
     w.precision = aisp::DType::f32;
     w.bytes = 2.0 * kRequests * serving::kState * sizeof(float);
     w.items = kRequests;
@@ -78,8 +80,8 @@ class DynamicRoutingBase : public aisp::Benchmark {
   void launch(aisp::Context& ctx) {
     AISP_CUDA_CHECK(cudaMemsetAsync(queue_base_, 0, queue_bytes_, ctx.stream()));
     serve_routed<R><<<kWorkers + 1, serving::kState, 0, ctx.stream()>>>(
-        static_cast<const aisp::TraceRequest*>(trace_.device.data), trace_.window_open_ns,
-        ctx.buffer("x").as<const float>(), ctx.buffer("y").as<float>(), trace_.completion_ns, queues_);
+        static_cast<const aisp::TraceRequest*>(trace_.device.data), trace_.window_open_ns, ctx.buffer("x").as<const float>(),
+        ctx.buffer("y").as<float>(), trace_.completion_ns, queues_);
     AISP_LAUNCH_CHECK();
   }
   aisp::RequestTrace trace_;

@@ -72,9 +72,9 @@ class EarlyRejectionBase : public aisp::Benchmark {
  public:
   aisp::Workload workload() const override {
     aisp::Workload w;
-    w.params = {{"requests", kRequests}, {"workers", kWorkers}, {"state", serving::kState},
-                {"prefill_fma", kCosts.prefill_fma}, {"decode_fma", kCosts.decode_fma},
-                {"slo_us", static_cast<int64_t>(kSloUs)}};
+    w.params = {{"requests", kRequests},           {"workers", kWorkers},
+                {"state", serving::kState},        {"prefill_fma", kCosts.prefill_fma},
+                {"decode_fma", kCosts.decode_fma}, {"slo_us", static_cast<int64_t>(kSloUs)}};
     w.precision = aisp::DType::f32;
     w.bytes = 2.0 * kRequests * serving::kState * sizeof(float);
     w.items = kRequests;
@@ -102,8 +102,8 @@ class EarlyRejectionBase : public aisp::Benchmark {
   void launch(aisp::Context& ctx) {
     AISP_CUDA_CHECK(cudaMemsetAsync(queue_base_, 0, queue_bytes_, ctx.stream()));
     serve_with_admission<kEarly><<<kWorkers + 1, serving::kState, 0, ctx.stream()>>>(
-        static_cast<const aisp::TraceRequest*>(trace_.device.data), trace_.window_open_ns,
-        ctx.buffer("x").as<const float>(), ctx.buffer("y").as<float>(), trace_.completion_ns, queues_, rejected_);
+        static_cast<const aisp::TraceRequest*>(trace_.device.data), trace_.window_open_ns, ctx.buffer("x").as<const float>(),
+        ctx.buffer("y").as<float>(), trace_.completion_ns, queues_, rejected_);
     AISP_LAUNCH_CHECK();
   }
   aisp::RequestTrace trace_;

@@ -28,8 +28,7 @@ __device__ __forceinline__ unsigned long long globaltimer_ns() {
 
 __device__ __forceinline__ void wait_for_arrival(const unsigned long long* open, int32_t arrival_us) {
   const unsigned long long due = *reinterpret_cast<const volatile unsigned long long*>(open) + 1000ull * arrival_us;
-  while (globaltimer_ns() < due) {
-  }
+  while (globaltimer_ns() < due) {}
 }
 
 __device__ __forceinline__ float fma_chain(float v, int n) {
@@ -39,10 +38,10 @@ __device__ __forceinline__ float fma_chain(float v, int n) {
 
 // Per-run shared state, in scratch zeroed by run() before the kernel (cudaMemsetAsync on the stream).
 struct Queues {
-  int* ids;                // [workers][requests]: the requests routed to each worker, in order
-  int* tail;               // [workers]: how many ids are valid (release/acquire)
+  int* ids;                       // [workers][requests]: the requests routed to each worker, in order
+  int* tail;                      // [workers]: how many ids are valid (release/acquire)
   unsigned long long* done_work;  // [workers]: FMAs finished per thread (progress the router can read)
-  int* closed;             // the router has routed every request
+  int* closed;                    // the router has routed every request
   static size_t bytes(int workers, int requests) {
     return size_t(workers) * requests * 4 + size_t(workers) * 4 + size_t(workers) * 8 + 64;
   }
@@ -103,12 +102,11 @@ __device__ __forceinline__ int pop(const Queues& q, int requests, int w, int hea
 // (zeros for a request rejected after its prefill) and stamps r's completion. Progress is published after
 // the prefill and after every token.
 __device__ __forceinline__ void serve(const aisp::TraceRequest& r, Costs c, bool decode, const float* __restrict__ x,
-                                      float* __restrict__ y, unsigned long long* completion_ns,
-                                      unsigned long long* done_work) {
+                                      float* __restrict__ y, unsigned long long* completion_ns, unsigned long long* done_work) {
   const int t = threadIdx.x;
   float v = fma_chain(x[r.id * kState + t], r.prompt_len * c.prefill_fma);
-  if (t == 0) AtomicU64(*done_work).fetch_add(static_cast<unsigned long long>(r.prompt_len) * c.prefill_fma,
-                                              cuda::memory_order_relaxed);
+  if (t == 0)
+    AtomicU64(*done_work).fetch_add(static_cast<unsigned long long>(r.prompt_len) * c.prefill_fma, cuda::memory_order_relaxed);
   if (decode) {
     for (int k = 0; k < r.output_len; ++k) {
       v = fma_chain(v, c.decode_fma);

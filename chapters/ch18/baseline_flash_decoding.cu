@@ -35,8 +35,8 @@ class BaselineFlashDecoding : public flash_decoding::FlashDecodingBase {
     const int64_t len = ctx.param("context");
     decode_single_pass<<<static_cast<unsigned>(ctx.param("heads")), kWarps * 32, 0, ctx.stream()>>>(
         ctx.buffer("q").as<const __nv_bfloat16>(),
-        ch18::ContiguousBf16{ctx.buffer("k").as<const __nv_bfloat16>(), ctx.buffer("v").as<const __nv_bfloat16>(), 0},
-        len, ch18::q_scale_log2(), ctx.buffer("o").as<__nv_bfloat16>());
+        ch18::ContiguousBf16{ctx.buffer("k").as<const __nv_bfloat16>(), ctx.buffer("v").as<const __nv_bfloat16>(), 0}, len,
+        ch18::q_scale_log2(), ctx.buffer("o").as<__nv_bfloat16>());
     AISP_LAUNCH_CHECK();
   }
 };

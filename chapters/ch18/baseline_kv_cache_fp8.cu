@@ -15,8 +15,7 @@ namespace {
 using namespace kv_fp8;
 
 __global__ void __launch_bounds__(128)
-    project_bf16(const __nv_bfloat16* __restrict__ x, const __nv_bfloat16* __restrict__ w,
-                 __nv_bfloat16* __restrict__ cache) {
+    project_bf16(const __nv_bfloat16* __restrict__ x, const __nv_bfloat16* __restrict__ w, __nv_bfloat16* __restrict__ cache) {
   __shared__ float acc[kTileT][kAccLd];
   const int64_t t0 = int64_t(blockIdx.x) * kTileT;
   const int g = blockIdx.y;
@@ -59,9 +58,8 @@ class BaselineKvCacheBf16 : public KvCacheFp8Base {
     project_bf16<<<dim3(static_cast<unsigned>(len / kTileT), 2 * kHeads), 128, 0, ctx.stream()>>>(
         ctx.buffer("x").as<const __nv_bfloat16>(), ctx.buffer("w_kv").as<const __nv_bfloat16>(), cache_);
     AISP_LAUNCH_CHECK();
-    attend_splits<<<dim3(splits_, kHeads), 128, 0, ctx.stream()>>>(ctx.buffer("q").as<const __nv_bfloat16>(),
-                                                                   StridedBf16{cache_, 0}, len, ch18::q_scale_log2(),
-                                                                   splits_, part_);
+    attend_splits<<<dim3(splits_, kHeads), 128, 0, ctx.stream()>>>(
+        ctx.buffer("q").as<const __nv_bfloat16>(), StridedBf16{cache_, 0}, len, ch18::q_scale_log2(), splits_, part_);
     AISP_LAUNCH_CHECK();
     ch18::combine_splits<<<kHeads, ch18::kD, 0, ctx.stream()>>>(part_, splits_, ctx.buffer("o").as<__nv_bfloat16>());
     AISP_LAUNCH_CHECK();

@@ -26,9 +26,8 @@ __global__ void expand_heads(const __nv_bfloat16* __restrict__ c, const __nv_bfl
   out[(int64_t(h) * len + t) * ch18::kD + d] = __float2bfloat16_rn(acc);
 }
 
-__global__ void __launch_bounds__(128)
-    attend_heads(const __nv_bfloat16* __restrict__ q, ch18::ContiguousBf16 load, int64_t len, float q_scale, int splits,
-                 ch18::Partials part) {
+__global__ void __launch_bounds__(128) attend_heads(const __nv_bfloat16* __restrict__ q, ch18::ContiguousBf16 load, int64_t len,
+                                                    float q_scale, int splits, ch18::Partials part) {
   const int64_t row = blockIdx.y;
   load.row_base = row * len;
   int64_t begin, end;
@@ -48,9 +47,8 @@ class BaselineMlaFullHeads : public MlaLatentKvBase {
   std::string technique() const override { return "full heads: per-head K and V cached (8 KB per token)"; }
   void run(aisp::Context& ctx) override {
     const int64_t len = ctx.param("context");
-    attend_heads<<<dim3(splits_, kHeads), 128, 0, ctx.stream()>>>(ctx.buffer("q").as<const __nv_bfloat16>(),
-                                                                  ch18::ContiguousBf16{k_, v_, 0}, len,
-                                                                  ch18::q_scale_log2(), splits_, part_);
+    attend_heads<<<dim3(splits_, kHeads), 128, 0, ctx.stream()>>>(
+        ctx.buffer("q").as<const __nv_bfloat16>(), ch18::ContiguousBf16{k_, v_, 0}, len, ch18::q_scale_log2(), splits_, part_);
     AISP_LAUNCH_CHECK();
     ch18::combine_splits<<<kHeads, ch18::kD, 0, ctx.stream()>>>(part_, splits_, ctx.buffer("o").as<__nv_bfloat16>());
     AISP_LAUNCH_CHECK();

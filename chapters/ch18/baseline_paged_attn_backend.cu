@@ -77,8 +77,7 @@ class BaselinePagedAttn : public PagedAttnBase {
     paged_decode_v1<<<static_cast<unsigned>(rows), kWarps * 32, 0, ctx.stream()>>>(
         ctx.buffer("q").as<const __nv_bfloat16>(), ctx.buffer("k_pool").as<const __nv_bfloat16>(),
         ctx.buffer("v_pool").as<const __nv_bfloat16>(), ctx.buffer("block_table").as<const int32_t>(),
-        static_cast<int>(ctx.param("heads")), ctx.param("context"), ch18::q_scale_log2(),
-        ctx.buffer("o").as<__nv_bfloat16>());
+        static_cast<int>(ctx.param("heads")), ctx.param("context"), ch18::q_scale_log2(), ctx.buffer("o").as<__nv_bfloat16>());
     AISP_LAUNCH_CHECK();
   }
 };

@@ -59,10 +59,9 @@ class BaselineRopeQCache : public RopeQCacheBase {
         ctx.buffer("positions").as<const int32_t>(), ctx.buffer("cos_sin").as<const float>(), heads,
         ctx.buffer("q_rot").as<__nv_bfloat16>(), k_rot_);
     AISP_LAUNCH_CHECK();
-    reshape_and_cache<<<tokens, 256, 0, ctx.stream()>>>(k_rot_, ctx.buffer("v").as<const __nv_bfloat16>(),
-                                                        ctx.buffer("slot_mapping").as<const int32_t>(), heads,
-                                                        ctx.buffer("k_cache").as<__nv_bfloat16>(),
-                                                        ctx.buffer("v_cache").as<__nv_bfloat16>());
+    reshape_and_cache<<<tokens, 256, 0, ctx.stream()>>>(
+        k_rot_, ctx.buffer("v").as<const __nv_bfloat16>(), ctx.buffer("slot_mapping").as<const int32_t>(), heads,
+        ctx.buffer("k_cache").as<__nv_bfloat16>(), ctx.buffer("v_cache").as<__nv_bfloat16>());
     AISP_LAUNCH_CHECK();
   }
 

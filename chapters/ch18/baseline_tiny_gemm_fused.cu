@@ -40,8 +40,8 @@ class BaselineTinyGemm : public TinyGemmFusedBase {
     // Row-major gu[8][2I] = xn[8][H] * W[2I][H]^T is column-major gu^T (2I x 8) = W (op T) * xn^T.
     const float one = 1.0f, zero = 0.0f;
     AISP_CUBLAS_CHECK(cublasGemmEx(ctx.cublas(), CUBLAS_OP_T, CUBLAS_OP_N, 2 * kInter, kTokens, kHidden, &one,
-                                   ctx.buffer("w_gate_up").data, CUDA_R_16BF, kHidden, xn_, CUDA_R_16BF, kHidden,
-                                   &zero, gu_, CUDA_R_32F, 2 * kInter, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+                                   ctx.buffer("w_gate_up").data, CUDA_R_16BF, kHidden, xn_, CUDA_R_16BF, kHidden, &zero, gu_,
+                                   CUDA_R_32F, 2 * kInter, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
     silu_and_mul<<<(kTokens * kInter + 255) / 256, 256, 0, ctx.stream()>>>(gu_, kInter, kTokens,
                                                                            ctx.buffer("h").as<__nv_bfloat16>());
     AISP_LAUNCH_CHECK();

@@ -4,9 +4,10 @@
 // Layout of the work (why it looks like this): a half-warp owns one token at a time, each of its 16 lanes
 // holds 8 of the 128 dims, so every K or V row is read with one 16-byte load per lane (256 B per row,
 // fully coalesced) and a score needs only 4 shuffles. A half-warp walks U consecutive tokens per step and
-// issues all 2U loads (K and V) before it scores any of them: 32 B x U per lane in flight. Each half-warp
-// keeps its own online-softmax state (running max m in log2 units, running sum l, its 8 dims of the output
-// accumulator); the CTA merges them at the end. The same loop serves every ch18 decode variant; what
+// issues all 2U loads (K and V) before it scores any of them: 32 B x U per lane in flight (a warp walks
+// 2U consecutive tokens, its two halves U each). Each half-warp keeps its own online-softmax state
+// (running max m in log2 units, running sum l, its 8 dims of the output accumulator); the CTA merges them
+// at the end. The same loop serves every ch18 decode variant; what
 // differs is where a token's bytes come from (a `Loader`: contiguous, paged through a block table, fp8 with
 // per-block scales) and how many CTAs share a row (one: a single pass; many: split-KV, flash-decoding).
 // Scores are kept in log2 units (q pre-scaled by log2(e)/sqrt(d)), so every exponential is one exp2f.
@@ -68,15 +69,18 @@ struct State {
   }
 };
 
-// Walks tokens [begin, end) of one row with W warps (2W half-warps): half-warp g reads tokens
-// begin + g*U + j*(2W*U) + u, u < U. `load.fetch(t)` returns the raw bytes of token t for this lane,
-// `load.convert(raw, t, k, v)` turns them into this lane's 8 dims of K and V (scales applied).
-// q: this lane's 8 dims of the query, already in log2 units.
+// Walks tokens [begin, end) of one row with W warps (2W half-warps): warp w takes 2U consecutive tokens
+// at begin + w*2U + j*(2W*U), its first half-warp the first U of them, its second half the next U. The
+// loop condition is per warp (never per half-warp), so both halves always reach the shuffles together;
+// tokens past `end` are clamped for the load and masked (score -inf). `load.fetch(t)` returns the raw bytes
+// of token t for this lane, `load.convert(raw, t, k, v)` turns them into this lane's 8 dims of K and V
+// (scales applied). q: this lane's 8 dims of the query, already in log2 units.
 template <int W, int U, class Loader>
 __device__ __forceinline__ State attend_range(const Loader& load, int64_t begin, int64_t end, const float (&q)[8]) {
-  const int group = threadIdx.x / 16;
+  const int warp = threadIdx.x / 32, half = (threadIdx.x / 16) % 2;
   State st;
-  for (int64_t base = begin + group * U; base < end; base += 2 * W * U) {
+  for (int64_t wbase = begin + warp * 2 * U; wbase < end; wbase += 2 * W * U) {
+    const int64_t base = wbase + half * U;
     typename Loader::Raw raw[U];
 #pragma unroll
     for (int u = 0; u < U; ++u) raw[u] = load.fetch(base + u < end ? base + u : end - 1);  // clamped, masked below

@@ -63,9 +63,8 @@ __device__ __forceinline__ void project_tile(const __nv_bfloat16* __restrict__ x
 
 // Split-KV decode attention over any cache loader (one instantiation per variant): grid splits x heads.
 template <class Loader>
-__global__ void __launch_bounds__(128)
-    attend_splits(const __nv_bfloat16* __restrict__ q, Loader load, int64_t len, float q_scale, int splits,
-                  ch18::Partials part) {
+__global__ void __launch_bounds__(128) attend_splits(const __nv_bfloat16* __restrict__ q, Loader load, int64_t len,
+                                                     float q_scale, int splits, ch18::Partials part) {
   const int head = blockIdx.y;
   load.head = head;
   int64_t begin, end;

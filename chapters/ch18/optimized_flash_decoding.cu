@@ -16,9 +16,8 @@ namespace {
 
 constexpr int kWarps = 4, kUnroll = 4;
 
-__global__ void __launch_bounds__(kWarps * 32)
-    decode_split_kv(const __nv_bfloat16* __restrict__ q, ch18::ContiguousBf16 load, int64_t len, float q_scale,
-                    int splits, ch18::Partials part) {
+__global__ void __launch_bounds__(kWarps * 32) decode_split_kv(const __nv_bfloat16* __restrict__ q, ch18::ContiguousBf16 load,
+                                                               int64_t len, float q_scale, int splits, ch18::Partials part) {
   const int64_t row = blockIdx.y;
   load.row_base = row * len;
   int64_t begin, end;
@@ -40,11 +39,11 @@ class OptimizedFlashDecoding : public flash_decoding::FlashDecodingBase {
     const int64_t len = ctx.param("context"), heads = ctx.param("heads");
     decode_split_kv<<<dim3(splits_, static_cast<unsigned>(heads)), kWarps * 32, 0, ctx.stream()>>>(
         ctx.buffer("q").as<const __nv_bfloat16>(),
-        ch18::ContiguousBf16{ctx.buffer("k").as<const __nv_bfloat16>(), ctx.buffer("v").as<const __nv_bfloat16>(), 0},
-        len, ch18::q_scale_log2(), splits_, part_);
+        ch18::ContiguousBf16{ctx.buffer("k").as<const __nv_bfloat16>(), ctx.buffer("v").as<const __nv_bfloat16>(), 0}, len,
+        ch18::q_scale_log2(), splits_, part_);
     AISP_LAUNCH_CHECK();
     ch18::combine_splits<<<static_cast<unsigned>(heads), ch18::kD, 0, ctx.stream()>>>(part_, splits_,
-                                                                                     ctx.buffer("o").as<__nv_bfloat16>());
+                                                                                      ctx.buffer("o").as<__nv_bfloat16>());
     AISP_LAUNCH_CHECK();
   }
 

@@ -16,9 +16,8 @@ namespace {
 
 using namespace kv_fp8;
 
-__global__ void __launch_bounds__(128)
-    project_fp8(const __nv_bfloat16* __restrict__ x, const __nv_bfloat16* __restrict__ w, uint8_t* __restrict__ cache,
-                float* __restrict__ scales) {
+__global__ void __launch_bounds__(128) project_fp8(const __nv_bfloat16* __restrict__ x, const __nv_bfloat16* __restrict__ w,
+                                                   uint8_t* __restrict__ cache, float* __restrict__ scales) {
   __shared__ float acc[kTileT][kAccLd];
   __shared__ float red[2][4];
   const int64_t t0 = int64_t(blockIdx.x) * kTileT;
@@ -46,9 +45,9 @@ __global__ void __launch_bounds__(128)
     __nv_fp8x2_storage_t* p = reinterpret_cast<__nv_fp8x2_storage_t*>(&out);
 #pragma unroll
     for (int j = 0; j < 8; ++j)
-      p[j] = __nv_cvt_float2_to_fp8x2(make_float2(acc[b * kBlock + r][d0 + 2 * j] * inv,
-                                                  acc[b * kBlock + r][d0 + 2 * j + 1] * inv),
-                                      __NV_SATFINITE, __NV_E4M3);
+      p[j] = __nv_cvt_float2_to_fp8x2(
+          make_float2(acc[b * kBlock + r][d0 + 2 * j] * inv, acc[b * kBlock + r][d0 + 2 * j + 1] * inv), __NV_SATFINITE,
+          __NV_E4M3);
     *reinterpret_cast<uint4*>(cache + (t0 + b * kBlock + r) * kRow + g * ch18::kD + d0) = out;
     if (threadIdx.x == 0) scales[(t0 / kBlock + b) * (2 * kHeads) + g] = scale;
   }
@@ -77,8 +76,7 @@ struct Fp8Blocked {
     const int64_t off = t * kRow + head * ch18::kD + 8 * (threadIdx.x % 16);
     const float* s = scales + (t / kBlock) * (2 * kHeads);
     return {__ldg(reinterpret_cast<const uint2*>(cache + off)),
-            __ldg(reinterpret_cast<const uint2*>(cache + off + kHeads * ch18::kD)), __ldg(s + head),
-            __ldg(s + kHeads + head)};
+            __ldg(reinterpret_cast<const uint2*>(cache + off + kHeads * ch18::kD)), __ldg(s + head), __ldg(s + kHeads + head)};
   }
   __device__ __forceinline__ void convert(const Raw& r, int64_t, float (&kf)[8], float (&vf)[8]) const {
     fp8x8_to_float(r.k, r.sk, kf);
@@ -94,9 +92,8 @@ class OptimizedKvCacheFp8 : public KvCacheFp8Base {
     project_fp8<<<dim3(static_cast<unsigned>(len / kTileT), 2 * kHeads), 128, 0, ctx.stream()>>>(
         ctx.buffer("x").as<const __nv_bfloat16>(), ctx.buffer("w_kv").as<const __nv_bfloat16>(), cache_, scales_);
     AISP_LAUNCH_CHECK();
-    attend_splits<<<dim3(splits_, kHeads), 128, 0, ctx.stream()>>>(ctx.buffer("q").as<const __nv_bfloat16>(),
-                                                                   Fp8Blocked{cache_, scales_, 0}, len,
-                                                                   ch18::q_scale_log2(), splits_, part_);
+    attend_splits<<<dim3(splits_, kHeads), 128, 0, ctx.stream()>>>(
+        ctx.buffer("q").as<const __nv_bfloat16>(), Fp8Blocked{cache_, scales_, 0}, len, ch18::q_scale_log2(), splits_, part_);
     AISP_LAUNCH_CHECK();
     ch18::combine_splits<<<kHeads, ch18::kD, 0, ctx.stream()>>>(part_, splits_, ctx.buffer("o").as<__nv_bfloat16>());
     AISP_LAUNCH_CHECK();

@@ -29,9 +29,8 @@ constexpr int kTile = 16, kSub = 2, kStages = 3, kThreads = 512;  // 2 row halve
 constexpr int kTileBytes = kTile * kLatent * 2;
 constexpr size_t kSmem = size_t{kStages} * kTileBytes;
 
-__global__ void __launch_bounds__(kLatent)
-    absorb_q(const __nv_bfloat16* __restrict__ q, const __nv_bfloat16* __restrict__ w_uk, float scale,
-             float* __restrict__ q_lat) {
+__global__ void __launch_bounds__(kLatent) absorb_q(const __nv_bfloat16* __restrict__ q, const __nv_bfloat16* __restrict__ w_uk,
+                                                    float scale, float* __restrict__ q_lat) {
   __shared__ float qs[ch18::kD];
   const int h = blockIdx.x, j = threadIdx.x;
   if (j < ch18::kD) qs[j] = __bfloat162float(q[h * ch18::kD + j]);
@@ -150,8 +149,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
   }
   cp_async_wait<0>();
-  __syncthreads();  // the stages are free: rows 8-15's states go there for the merge
-  float* other_acc = reinterpret_cast<float*>(smem);             // [16 heads][512]
+  __syncthreads();                                    // the stages are free: rows 8-15's states go there for the merge
+  float* other_acc = reinterpret_cast<float*>(smem);  // [16 heads][512]
   float2* other_ml = reinterpret_cast<float2*>(other_acc + kHeads * kLatent);  // [16 heads]
   if (half == 1) {
 #pragma unroll
@@ -184,9 +183,8 @@ __global__ void __launch_bounds__(kThreads, 1)
 }
 
 // grid 16 heads x 4 chunks of 128 latent dims: merges the CTAs' partials into o_lat (fp32, normalized).
-__global__ void __launch_bounds__(128)
-    combine_latent(const float* __restrict__ part_o, const float2* __restrict__ part_ml, int splits,
-                   float* __restrict__ o_lat) {
+__global__ void __launch_bounds__(128) combine_latent(const float* __restrict__ part_o, const float2* __restrict__ part_ml,
+                                                      int splits, float* __restrict__ o_lat) {
   const int h = blockIdx.x, j = blockIdx.y * 128 + threadIdx.x;
   float mx = -INFINITY;
   for (int s = 0; s < splits; ++s) mx = fmaxf(mx, part_ml[s * kHeads + h].x);
@@ -217,11 +215,12 @@ __global__ void __launch_bounds__(ch18::kD)
 
 class OptimizedMlaAbsorbed : public MlaLatentKvBase {
  public:
-  std::string technique() const override { return "MLA weight absorption: attention over the 512-wide latent cache (1 KB per token)"; }
+  std::string technique() const override {
+    return "MLA weight absorption: attention over the 512-wide latent cache (1 KB per token)";
+  }
   void run(aisp::Context& ctx) override {
     absorb_q<<<kHeads, kLatent, 0, ctx.stream()>>>(ctx.buffer("q").as<const __nv_bfloat16>(),
-                                                   ctx.buffer("w_uk").as<const __nv_bfloat16>(), ch18::q_scale_log2(),
-                                                   q_lat_);
+                                                   ctx.buffer("w_uk").as<const __nv_bfloat16>(), ch18::q_scale_log2(), q_lat_);
     AISP_LAUNCH_CHECK();
     attend_latent<<<splits_, kThreads, kSmem, ctx.stream()>>>(ctx.buffer("c").as<const __nv_bfloat16>(), q_lat_,
                                                               ctx.param("context"), splits_, part_o_, part_ml_);

@@ -55,7 +55,7 @@ class OptimizedPagedAttn : public PagedAttnBase {
         static_cast<int>(ctx.param("heads")), ctx.param("context"), ch18::q_scale_log2(), splits_, part_);
     AISP_LAUNCH_CHECK();
     ch18::combine_splits<<<static_cast<unsigned>(rows), ch18::kD, 0, ctx.stream()>>>(part_, splits_,
-                                                                                    ctx.buffer("o").as<__nv_bfloat16>());
+                                                                                     ctx.buffer("o").as<__nv_bfloat16>());
     AISP_LAUNCH_CHECK();
   }
 
@@ -64,7 +64,8 @@ class OptimizedPagedAttn : public PagedAttnBase {
     const int64_t rows = ctx.param("batch") * ctx.param("heads"), len = ctx.param("context");
     splits_ = ch18::choose_splits(paged_split_kv, kWarps * 32, ctx.device().sm_count, rows, len);
     const int64_t blocks = len / kBlock;
-    if ((blocks + splits_ - 1) / splits_ > kMaxBlocksPerSplit) splits_ = static_cast<int>((blocks + kMaxBlocksPerSplit - 1) / kMaxBlocksPerSplit);
+    if ((blocks + splits_ - 1) / splits_ > kMaxBlocksPerSplit)
+      splits_ = static_cast<int>((blocks + kMaxBlocksPerSplit - 1) / kMaxBlocksPerSplit);
     part_.carve(ctx.scratch("partials", ch18::Partials::bytes(rows, splits_)), rows, splits_);
   }
 

@@ -17,8 +17,8 @@ using namespace paged_attn;
 constexpr int kWarps = 4, kUnroll = 4;
 
 // One CTA per (logical block, row): copies the 16 x 128 K and V of that block to their contiguous place.
-__global__ void gather_pages(const __nv_bfloat16* __restrict__ pool, const int32_t* __restrict__ table, int heads,
-                             int64_t len, __nv_bfloat16* __restrict__ out) {
+__global__ void gather_pages(const __nv_bfloat16* __restrict__ pool, const int32_t* __restrict__ table, int heads, int64_t len,
+                             __nv_bfloat16* __restrict__ out) {
   const int64_t j = blockIdx.x, row = blockIdx.y, seq = row / heads, head = row % heads;
   const int64_t blk = table[seq * (len / kBlock) + j];
   const uint4* src = reinterpret_cast<const uint4*>(pool + ((blk * heads + head) * kBlock) * ch18::kD);
@@ -27,8 +27,8 @@ __global__ void gather_pages(const __nv_bfloat16* __restrict__ pool, const int32
 }
 
 __global__ void __launch_bounds__(kWarps * 32)
-    contiguous_split_kv(const __nv_bfloat16* __restrict__ q, ch18::ContiguousBf16 load, int64_t len, float q_scale,
-                        int splits, ch18::Partials part) {
+    contiguous_split_kv(const __nv_bfloat16* __restrict__ q, ch18::ContiguousBf16 load, int64_t len, float q_scale, int splits,
+                        ch18::Partials part) {
   const int64_t row = blockIdx.y;
   load.row_base = row * len;
   int64_t begin, end;
@@ -49,11 +49,11 @@ class ContiguousReference : public PagedAttnBase {
   void run(aisp::Context& ctx) override {
     const int64_t rows = ctx.param("batch") * ctx.param("heads");
     contiguous_split_kv<<<dim3(splits_, static_cast<unsigned>(rows)), kWarps * 32, 0, ctx.stream()>>>(
-        ctx.buffer("q").as<const __nv_bfloat16>(), ch18::ContiguousBf16{k_, v_, 0}, ctx.param("context"),
-        ch18::q_scale_log2(), splits_, part_);
+        ctx.buffer("q").as<const __nv_bfloat16>(), ch18::ContiguousBf16{k_, v_, 0}, ctx.param("context"), ch18::q_scale_log2(),
+        splits_, part_);
     AISP_LAUNCH_CHECK();
     ch18::combine_splits<<<static_cast<unsigned>(rows), ch18::kD, 0, ctx.stream()>>>(part_, splits_,
-                                                                                    ctx.buffer("o").as<__nv_bfloat16>());
+                                                                                     ctx.buffer("o").as<__nv_bfloat16>());
     AISP_LAUNCH_CHECK();
   }
 
@@ -69,11 +69,11 @@ class ContiguousReference : public PagedAttnBase {
     // On the harness stream, after the static fills and the scratch zeroing enqueued there.
     const dim3 grid(static_cast<unsigned>(len / kBlock), static_cast<unsigned>(rows));
     const auto* table = ctx.buffer("block_table").as<const int32_t>();
-    gather_pages<<<grid, 256, 0, ctx.stream()>>>(ctx.buffer("k_pool").as<const __nv_bfloat16>(), table,
-                                                 static_cast<int>(heads), len, k_);
+    gather_pages<<<grid, 256, 0, ctx.stream()>>>(ctx.buffer("k_pool").as<const __nv_bfloat16>(), table, static_cast<int>(heads),
+                                                 len, k_);
     AISP_LAUNCH_CHECK();
-    gather_pages<<<grid, 256, 0, ctx.stream()>>>(ctx.buffer("v_pool").as<const __nv_bfloat16>(), table,
-                                                 static_cast<int>(heads), len, v_);
+    gather_pages<<<grid, 256, 0, ctx.stream()>>>(ctx.buffer("v_pool").as<const __nv_bfloat16>(), table, static_cast<int>(heads),
+                                                 len, v_);
     AISP_LAUNCH_CHECK();
     AISP_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
   }

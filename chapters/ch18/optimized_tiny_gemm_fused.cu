@@ -90,7 +90,9 @@ __global__ void __launch_bounds__(kWarps * 32)
 
 class OptimizedTinyGemm : public TinyGemmFusedBase {
  public:
-  std::string technique() const override { return "one persistent kernel: RMSNorm to smem, gate/up rows streamed, SiLU*up epilogue"; }
+  std::string technique() const override {
+    return "one persistent kernel: RMSNorm to smem, gate/up rows streamed, SiLU*up epilogue";
+  }
   void run(aisp::Context& ctx) override {
     fused_norm_gate_up<<<grid_, kWarps * 32, kSmem, ctx.stream()>>>(
         ctx.buffer("x").as<const __nv_bfloat16>(), ctx.buffer("gamma").as<const __nv_bfloat16>(),
@@ -100,8 +102,8 @@ class OptimizedTinyGemm : public TinyGemmFusedBase {
 
  protected:
   void prepare(aisp::Context& ctx) override {
-    AISP_CUDA_CHECK(cudaFuncSetAttribute(fused_norm_gate_up, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(kSmem)));
+    AISP_CUDA_CHECK(
+        cudaFuncSetAttribute(fused_norm_gate_up, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kSmem)));
     int per_sm = 0;
     AISP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fused_norm_gate_up, kWarps * 32, kSmem));
     grid_ = static_cast<unsigned>(std::max(1, per_sm) * ctx.device().sm_count);

@@ -25,7 +25,7 @@
 
 namespace paged_attn {
 
-constexpr int kBlock = 16;          // tokens per cache block (vLLM's default)
+constexpr int kBlock = 16;               // tokens per cache block (vLLM's default)
 constexpr int kMaxBlocksPerSplit = 256;  // shared-memory slice of the block table per CTA
 
 // A permutation of 0..count-1 (Fisher-Yates, splitmix64 from the seed): every physical block is used once.
@@ -60,8 +60,7 @@ class PagedAttnBase : public aisp::Benchmark {
     ctx.input("q", aisp::DType::bf16, {b, h, ch18::kD}, aisp::Fill::normal(0, 1));
     for (const char* name : {"k_pool", "v_pool"})
       ctx.input(name, aisp::DType::bf16, {blocks, h, kBlock, ch18::kD}, aisp::Fill::normal(0, 1), aisp::Role::static_);
-    ctx.input("block_table", aisp::DType::i32, {b, len / kBlock}, aisp::Fill::custom(permutation_fill),
-              aisp::Role::static_);
+    ctx.input("block_table", aisp::DType::i32, {b, len / kBlock}, aisp::Fill::custom(permutation_fill), aisp::Role::static_);
     ctx.output("o", aisp::DType::bf16, {b, h, ch18::kD});
     prepare(ctx);
   }
