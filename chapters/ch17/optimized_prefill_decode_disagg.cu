@@ -31,8 +31,8 @@ __global__ void __launch_bounds__(kThreads)
       const int prompt = trace[r].prompt_len;
       prefill_rows(r, prompt, x, pool_prefill);
       __syncthreads();
-      const int64_t base = int64_t(r) * kPromptMax * kDims;
-      for (int i = threadIdx.x; i < prompt * kDims; i += blockDim.x) pool_decode[base + i] = pool_prefill[base + i];
+      const int64_t base = int64_t(r) * kRowsMax * kDims;
+      for (int i = threadIdx.x; i < kv_rows(prompt) * kDims; i += blockDim.x) pool_decode[base + i] = pool_prefill[base + i];
       __threadfence();  // every thread's part of the transfer is visible device-wide ...
       __syncthreads();
       if (threadIdx.x == 0) Flag(ready[r]).store(1, cuda::memory_order_release);  // ... before the flag

@@ -1,14 +1,14 @@
 // prefill_decode_disagg: two serving engines on one GPU, colocated or disaggregated, judged on the p99
 // end-to-end request latency (Goal::latency). 48 requests (Poisson, mean gap 30 us; prompts 256-1024
-// tokens, 32-96 output tokens) from the harness's seeded trace. An engine is one CTA of 256 threads
+// tokens, 32-96 output tokens) from the harness's seeded trace. An engine is one CTA of 512 threads
 // running iterations in a persistent kernel (grid of 2 engines, both resident):
-//   prefill(r):    r's prompt KV rows (prompt_len x 4 floats, kPrefillFma dependent FMAs per element) are
-//                  written into the engine's KV pool: ~8-32 us per request
+//   prefill(r):    r's KV rows (one row of 4 floats per 4 prompt tokens, kPrefillFma dependent FMAs per
+//                  element) are written into the engine's KV pool: ~8-17 us per request
 //   decode step:   one step for every running request: a shared cost that does not grow with the batch
-//                  (kStepFma dependent FMAs on all threads, standing in for reading the weights once per
-//                  step) plus, per request, one warp reading its KV rows from the pool (an attention stand-in:
-//                  the per-dimension sums of the rows) and updating its 4-float state; the last token writes
-//                  y[r] and stamps r's completion
+//                  (kStepFma dependent FMAs on all threads, ~4 us, standing in for reading the weights once
+//                  per step) plus, per request, one warp reading its KV rows from the pool (an attention
+//                  stand-in: per-dimension sums of the rows, ~1-2 us, 16 requests in parallel) and updating
+//                  its 4-float state; the last token writes y[r] and stamps r's completion
 // y[r] depends only on x[r], the KV rows and r's lengths: bit-identical in both variants.
 //   baseline_prefill_decode_disagg.cu   colocated: 2 identical engines, requests alternate between them;
 //                                       each iteration runs one arrived prefill (if any) and then a decode
@@ -17,10 +17,11 @@
 //                                       arrival order), writes into its own KV pool and transfers the rows to
 //                                       the decode engine's pool (a copy between the two pools, then a release
 //                                       flag); engine 1 only decodes, batching every request handed over
-// Same resources (2 SMs' worth of engines), same work. Expected on Hopper: colocated decodes lose ~1/3 of
-// their steps' time to prefills; disaggregated decode steps run back to back on a batch twice as large
-// (its shared cost is paid once), while one prefill engine at ~65% load adds a little queueing to TTFT:
-// p99 end-to-end ~1.3-1.5x lower.
+// Same resources (2 SMs' worth of engines), same work. Expected on Hopper: a colocated engine spends ~1/4
+// of its time in prefills, stretching every decode by about that; disaggregated decode steps run back to
+// back on a batch twice as large (its shared cost is paid once), while the prefill engine at ~50% load
+// adds little queueing: p99 end-to-end ~1.2-1.4x lower. The regime matters: with prefill-heavy traffic
+// the single prefill engine would become the bottleneck instead.
 #pragma once
 #include <cuda/atomic>
 
@@ -32,10 +33,12 @@ namespace pd {
 
 constexpr int kRequests = 48, kPromptMin = 256, kPromptMax = 1024, kOutMin = 32, kOutMax = 96;
 constexpr double kMeanGapUs = 30;
-constexpr int kDims = 4;  // floats per KV row and per request state
-constexpr int kThreads = 256;
-constexpr int kPrefillFma = 1024;  // per KV element
-constexpr int kStepFma = 512;      // per decode step, all threads: the step's shared cost
+constexpr int kDims = 4;          // floats per KV row and per request state
+constexpr int kTokensPerRow = 4;  // one KV row stands for 4 prompt tokens (keeps the per-request read small)
+constexpr int kRowsMax = kPromptMax / kTokensPerRow;
+constexpr int kThreads = 512;
+constexpr int kPrefillFma = 4096;  // per KV element
+constexpr int kStepFma = 2048;     // per decode step, all threads: the step's shared cost
 
 __device__ __forceinline__ unsigned long long globaltimer_ns() {
   unsigned long long t;
@@ -50,11 +53,13 @@ __device__ __forceinline__ float fma_chain(float v, int n) {
   return v;
 }
 
-// Writes r's prompt KV rows into `pool` ([request][kPromptMax][kDims]).
+__device__ __forceinline__ int kv_rows(int prompt) { return prompt / kTokensPerRow; }
+
+// Writes r's prompt KV rows into `pool` ([request][kRowsMax][kDims]).
 __device__ void prefill_rows(int r, int prompt, const float* __restrict__ x, float* __restrict__ pool) {
-  for (int i = threadIdx.x; i < prompt * kDims; i += blockDim.x) {
+  for (int i = threadIdx.x; i < kv_rows(prompt) * kDims; i += blockDim.x) {
     const int row = i / kDims, k = i % kDims;
-    pool[(int64_t(r) * kPromptMax + row) * kDims + k] =
+    pool[(int64_t(r) * kRowsMax + row) * kDims + k] =
         fma_chain(x[r * kDims + k] + 0.000244140625f * static_cast<float>(row), kPrefillFma);
   }
 }
@@ -76,14 +81,13 @@ __device__ void decode_step(Batch& b, const aisp::TraceRequest* __restrict__ tra
   sink[blockIdx.x * kThreads + threadIdx.x] = fma_chain(sink[blockIdx.x * kThreads + threadIdx.x], kStepFma);
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   for (int s = warp; s < b.n; s += kThreads / 32) {
-    const int r = b.id[s], prompt = trace[r].prompt_len;
+    const int r = b.id[s], rows = kv_rows(trace[r].prompt_len);
     float a = 0.0f;
-    for (int row = lane / kDims; row < prompt; row += 32 / kDims)
-      a += pool[(int64_t(r) * kPromptMax + row) * kDims + lane % kDims];
+    for (int row = lane / kDims; row < rows; row += 32 / kDims) a += pool[(int64_t(r) * kRowsMax + row) * kDims + lane % kDims];
 #pragma unroll
     for (int o = 4; o < 32; o *= 2) a += __shfl_xor_sync(0xffffffffu, a, o);
     if (lane < kDims)
-      b.state[s][lane] = __fmaf_rn(b.state[s][lane], 0.9990234375f, a / static_cast<float>(prompt) * 0.0009765625f);
+      b.state[s][lane] = __fmaf_rn(b.state[s][lane], 0.9990234375f, a / static_cast<float>(rows) * 0.0009765625f);
     __syncwarp();
     if (lane == 0) ++b.tokens[s];
   }
@@ -134,7 +138,7 @@ class PrefillDecodeDisaggBase : public aisp::Benchmark {
     trace_ = ctx.request_trace("trace", spec);
     ctx.input("x", aisp::DType::f32, {kRequests, kDims});
     ctx.output("y", aisp::DType::f32, {kRequests, kDims});
-    const size_t pool = size_t(kRequests) * kPromptMax * kDims * sizeof(float);
+    const size_t pool = size_t(kRequests) * kRowsMax * kDims * sizeof(float);
     pool_a_ = static_cast<float*>(ctx.scratch("kv_pool_prefill", pool));
     pool_b_ = static_cast<float*>(ctx.scratch("kv_pool_decode", pool));
     sink_ = static_cast<float*>(ctx.scratch("step_sink", 2 * kThreads * sizeof(float)));
