@@ -26,7 +26,7 @@ struct Base : ch04::RankedBenchmark {
   void setup(aisp::Context& ctx) override {
     ctx.input("shard", aisp::DType::f32, {kShard});
     ctx.output("full", aisp::DType::f32, {int64_t(ch04::world()), kShard});  // rank r's shard in row r
-    connect();
+    connect(ctx);
   }
 };
 

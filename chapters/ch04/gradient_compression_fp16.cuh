@@ -36,7 +36,7 @@ struct Base : ch04::RankedBenchmark {
   void setup(aisp::Context& ctx) override {
     ctx.input("grad", aisp::DType::f32, {kN});
     ctx.output("reduced", aisp::DType::f32, {kN});
-    connect();
+    connect(ctx);
   }
 };
 

@@ -27,7 +27,7 @@ struct Base : ch04::RankedBenchmark {
   void setup(aisp::Context& ctx) override {
     ctx.input("grads", aisp::DType::f32, {kTensors, kElems});  // this rank's gradients (its own stream)
     ctx.output("reduced", aisp::DType::f32, {kTensors, kElems});  // the sum over ranks
-    connect();
+    connect(ctx);
   }
 };
 

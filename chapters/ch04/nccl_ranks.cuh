@@ -140,9 +140,22 @@ struct RankedBenchmark : aisp::Benchmark {
   }
 
  protected:
-  void connect() { comm_ = make_comm(); }
+  void connect(aisp::Context& ctx) {
+    barrier_ = static_cast<float*>(ctx.scratch("ch04_step_barrier", sizeof(float)));
+    comm_ = make_comm();
+  }
   const Nccl& nccl() const { return Nccl::get(); }
+  // The harness times a multi-rank step as the slowest rank's window, and each rank's window opens when that
+  // rank is ready (they are not aligned). A pair whose ranks finish at different times (a pipeline's first
+  // stage is done long before its last) ends run() with this: a 1-float all-reduce that no rank leaves before
+  // every rank has reached it, so every rank's window ends at the step's end and the slowest window spans
+  // the step from its earliest start. Without it, rank 0 could start step k+1 while rank 1 still finishes
+  // step k, and the steps of a naive pipeline would overlap across samples. ~15 us on NVLink.
+  void end_of_step(cudaStream_t s) {
+    nccl().check(nccl().all_reduce(barrier_, barrier_, 1, ncclFloat, ncclSum, comm_, s), "ncclAllReduce(barrier)");
+  }
   ncclComm_t comm_ = nullptr;
+  float* barrier_ = nullptr;
 };
 
 // The same element-wise "layer" for every pair that needs compute: `iters` dependent FMA+sin steps per element

@@ -27,7 +27,7 @@ struct Base : ch04::RankedBenchmark {
   void setup(aisp::Context& ctx) override {
     ctx.input("acts", aisp::DType::f32, {kChunks, kChunk});
     ctx.output("grads", aisp::DType::f32, {kChunks, kChunk});  // sum over ranks of layer(acts)
-    connect();
+    connect(ctx);
   }
 
  protected:

@@ -2,13 +2,19 @@
 // link), cast the sum back to fp32. See gradient_compression_fp16.cuh for the tolerance.
 #include "gradient_compression_fp16.cuh"
 
-__global__ void to_half(const float* __restrict__ in, __half* __restrict__ out, int64_t n) {
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x)
-    out[i] = __float2half_rn(in[i]);
+// 16-byte loads and 8-byte stores (4 elements per thread per step): the casts are memory-bound passes.
+__global__ void to_half(const float4* __restrict__ in, __half2* __restrict__ out, int64_t n4) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n4; i += int64_t(gridDim.x) * blockDim.x) {
+    const float4 v = in[i];
+    out[2 * i] = __floats2half2_rn(v.x, v.y);
+    out[2 * i + 1] = __floats2half2_rn(v.z, v.w);
+  }
 }
-__global__ void to_float(const __half* __restrict__ in, float* __restrict__ out, int64_t n) {
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x)
-    out[i] = __half2float(in[i]);
+__global__ void to_float(const __half2* __restrict__ in, float4* __restrict__ out, int64_t n4) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n4; i += int64_t(gridDim.x) * blockDim.x) {
+    const float2 a = __half22float2(in[2 * i]), b = __half22float2(in[2 * i + 1]);
+    out[i] = make_float4(a.x, a.y, b.x, b.y);
+  }
 }
 
 struct Optimized : gradient_compression_fp16::Base {
@@ -19,10 +25,10 @@ struct Optimized : gradient_compression_fp16::Base {
   void run(aisp::Context& ctx) override {
     constexpr int64_t n = gradient_compression_fp16::kN;
     const int blocks = 132 * 8;
-    to_half<<<blocks, 256, 0, ctx.stream()>>>(ctx.buffer("grad").as<float>(), wire_, n);
+    to_half<<<blocks, 256, 0, ctx.stream()>>>(ctx.buffer("grad").as<float4>(), reinterpret_cast<__half2*>(wire_), n / 4);
     AISP_LAUNCH_CHECK();
     nccl().check(nccl().all_reduce(wire_, wire_, n, ncclHalf, ncclSum, comm_, ctx.stream()), "ncclAllReduce(fp16)");
-    to_float<<<blocks, 256, 0, ctx.stream()>>>(wire_, ctx.buffer("reduced").as<float>(), n);
+    to_float<<<blocks, 256, 0, ctx.stream()>>>(reinterpret_cast<const __half2*>(wire_), ctx.buffer("reduced").as<float4>(), n / 4);
     AISP_LAUNCH_CHECK();
   }
   std::string technique() const override { return "fp16 compression: cast, all-reduce half the bytes, cast back"; }

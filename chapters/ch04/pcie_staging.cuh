@@ -25,7 +25,7 @@ struct Base : ch04::RankedBenchmark {
   void setup(aisp::Context& ctx) override {
     ctx.input("x", aisp::DType::f32, {kN});   // what this rank sends to rank + 1
     ctx.output("y", aisp::DType::f32, {kN});  // what rank - 1 sent: its x
-    connect();
+    connect(ctx);
   }
   void run(aisp::Context& ctx) override {
     const int r = ch04::rank(), n = ch04::world();

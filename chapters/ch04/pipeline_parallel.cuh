@@ -8,10 +8,13 @@
 // - micro-batched (optimized, GPipe's schedule): the batch is cut into 8 micro-batches; rank 0 sends
 //   micro-batch i (on a communication stream) while it computes i+1, and rank 1 computes i while i+1 arrives:
 //   time ≈ compute + (R-1) x (compute + transfer) / 8.
-// Both variants run the same schedule code with a different micro-batch count (run_pipeline below).
+// Both variants run the same schedule code with a different micro-batch count (run_pipeline below), and end
+// with a barrier so that each rank's timed window covers the whole step (nccl_ranks.cuh, end_of_step).
 //
-// Expected on 2 H100s: ~0.3 ms of compute per stage and ~0.2 ms to move 64 MiB over NVLink: naive ~0.8 ms,
-// 8 micro-batches ~0.36 ms: ~2x. Measured: not measured yet.
+// Expected on 2 H100s: ~0.34 ms of compute per stage and ~0.25 ms to move 64 MiB over NVLink: naive ~0.9 ms,
+// 8 micro-batches ~0.45 ms: ~2x. Measured on 2 H200s (2026-11-28, before the end-of-step barrier, in a run
+// made INVALID by a K16 false positive since fixed): 519 us vs 452 us, because without the barrier rank 0
+// began the next step while rank 1 finished the last one, pipelining the naive baseline across samples.
 #pragma once
 #include <vector>
 
@@ -38,7 +41,7 @@ struct Base : ch04::RankedBenchmark {
     AISP_CUDA_CHECK(cudaStreamCreateWithFlags(&comm_stream_, cudaStreamNonBlocking));
     events_.resize(2 * micro_batches() + 1);
     for (auto& e : events_) AISP_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-    connect();
+    connect(ctx);
   }
   void teardown(aisp::Context& ctx) override {
     RankedBenchmark::teardown(ctx);
@@ -80,6 +83,7 @@ struct Base : ch04::RankedBenchmark {
     }
     AISP_CUDA_CHECK(cudaEventRecord(events_[0], comm_stream_));
     AISP_CUDA_CHECK(cudaStreamWaitEvent(main, events_[0], 0));
+    end_of_step(main);  // the step ends when the last stage is done, on every rank (nccl_ranks.cuh)
   }
 
  private:

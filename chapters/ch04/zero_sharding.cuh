@@ -50,7 +50,7 @@ struct Base : ch04::RankedBenchmark {
     ctx.output("param_new", aisp::DType::f32, {kN});
     for (int i = 0; i < 3; ++i) state_[i] = static_cast<float*>(ctx.scratch(kState[i], kN * sizeof(float)));
     g_sum_ = static_cast<float*>(ctx.scratch("grad_sum", kN * sizeof(float)));
-    connect();
+    connect(ctx);
     // The replicas: rank 0's parameters and moments on every rank (static inputs, once).
     for (int i = 0; i < 3; ++i)
       nccl().check(nccl().broadcast(ctx.buffer(kInputs[i]).as<float>(), state_[i], kN, ncclFloat, 0, comm_, ctx.stream()),

@@ -63,15 +63,17 @@ ProbeResult probe_p2p(const ProbeContext& ctx) {
         if (both)
           AISP_CUDA_CHECK(cudaMemcpyPeerAsync(buf_b[src].get(), src, buf_a[dst].get(), dst, bytes, streams[dst]));
       }
-      AISP_CUDA_CHECK(cudaEventRecord(e1, streams[src]));
+      // One clock: events of two devices cannot be compared (cudaEventElapsedTime refuses them, seen on two
+      // H200s on 2026-11-28), so the dst stream's end is joined back to the src stream and timed there.
       AISP_CUDA_CHECK(cudaSetDevice(dst));
       AISP_CUDA_CHECK(cudaEventRecord(e2, streams[dst]));
+      AISP_CUDA_CHECK(cudaSetDevice(src));
+      AISP_CUDA_CHECK(cudaStreamWaitEvent(streams[src], e2));
+      AISP_CUDA_CHECK(cudaEventRecord(e1, streams[src]));
       AISP_CUDA_CHECK(cudaEventSynchronize(e1));
-      AISP_CUDA_CHECK(cudaEventSynchronize(e2));
-      float a = 0, b = 0;
+      float a = 0;
       AISP_CUDA_CHECK(cudaEventElapsedTime(&a, start, e1));
-      AISP_CUDA_CHECK(cudaEventElapsedTime(&b, start, e2));
-      if (i) v.push_back(both ? std::max(a, b) : a);
+      if (i) v.push_back(a);
     }
     cudaEventDestroy(start);
     cudaEventDestroy(e1);

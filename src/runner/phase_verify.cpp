@@ -116,8 +116,21 @@ bool TargetRun::verify() {
 void TargetRun::compare_ranks(std::vector<std::vector<Reply>>& checks) {
   if (!opt_.rank_plan || checks.empty()) return;
   for (size_t i = 1; i < live_.size(); ++i) {
-    if (!live_[i].ranked || checks[i].empty()) continue;
-    live_[i].rank_checks = compare_rank_outputs(checks[0], checks[i], tolerance_, reader_);
+    LiveVariant& l = live_[i];
+    if (!l.ranked || checks[i].empty()) continue;
+    l.rank_checks = compare_rank_outputs(checks[0], checks[i], tolerance_, reader_);
+    // A variant stopped here never reaches the judging: name the ranks at fault now.
+    if (l.result->status != status::failed_verification) continue;
+    for (size_t r = 0; r < l.rank_checks.size(); ++r) {
+      const auto& v = l.rank_checks[r];
+      if (v && v->passed) continue;
+      l.findings.add("K2", !v ? fmt::format("rank {}'s outputs were never compared with the baseline's rank {}", r, r)
+                              : v->unwritten > 0
+                                    ? fmt::format("rank {}: {} elements never written (poison survived); the baseline's "
+                                                  "rank {} wrote all of its outputs", r, v->unwritten, r)
+                                    : fmt::format("rank {}'s outputs differ from the baseline's rank {}: {} of {} elements",
+                                                  r, r, v->mismatches, v->compared));
+    }
   }
 }
 

@@ -68,7 +68,11 @@ std::vector<StateChange> state_changes(const ProcessState& b, const ProcessState
   auto lim = [&](const char* name, size_t before, size_t after) {
     if (before != after) out.push_back({"K16", fmt::format("{} changed {} from {} to {} bytes", actor, name, before, after)});
   };
-  lim("cudaLimitStackSize", b.stack_bytes, a.stack_bytes);
+  // The stack limit only when it shrinks: CUDA grows it by itself at the launch of a kernel that needs more
+  // stack per thread and never shrinks it back (cudaLimitStackSize's documented behaviour; NCCL's kernels take
+  // it from 1024 to 1744-1984 bytes, seen on two H200s on 2026-11-28). An explicit cudaDeviceSetLimit in
+  // run() is still K9's (audit), and every other limit is still compared both ways.
+  if (a.stack_bytes < b.stack_bytes) lim("cudaLimitStackSize", b.stack_bytes, a.stack_bytes);
   lim("cudaLimitPrintfFifoSize", b.printf_fifo_bytes, a.printf_fifo_bytes);
   lim("cudaLimitMallocHeapSize", b.malloc_heap_bytes, a.malloc_heap_bytes);
   if (a.persisting_l2_bytes != b.persisting_l2_bytes || a.persisting_l2_bytes > 0)

@@ -198,6 +198,9 @@ TEST(RankedTargetRun, CheatSkipRank1IsInvalidAndNamesRank1) {
   std::string k1 = failed_detail(v, "K1");
   EXPECT_NE(k1, "") << "rank 1's poison survived";
   EXPECT_NE(v.error.find("never written"), std::string::npos) << v.error;
+  std::string k2 = failed_detail(v, "K2");
+  EXPECT_NE(k2.find("rank 1: 4 elements never written"), std::string::npos) << k2;
+  EXPECT_EQ(k2.find("rank 0"), std::string::npos) << "rank 0 did its share: " << k2;
 }
 
 TEST(RankedTargetRun, TheSameCheatAsOneRankIsHonestWork) {
