@@ -7,7 +7,8 @@
 // Why the all-gather wins: for R ranks and a result of S bytes, a ring all-reduce moves 2(R-1)/R x S per
 // rank and adds, an all-gather (R-1)/R x S and copies (nccl-tests' busbw factors, hw_anchors §5); the
 // shortcut also writes the zeros first. Expected on 2 H100s: all-reduce of 64 MiB ~0.2-0.25 ms vs all-gather
-// ~0.1 ms: ~2x. Measured: not measured yet.
+// ~0.1 ms: ~2x. Measured on 2 H200s (2026-11-28, a run made INVALID by a K16 false positive since fixed, so no verdict):
+// 305 us vs 174 us, 1.76x.
 #pragma once
 #include "nccl_ranks.cuh"
 

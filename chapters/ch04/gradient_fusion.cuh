@@ -6,7 +6,8 @@
 // kernel launch and a handshake with the peer (~10 us on NVLink for a 128 KiB LL128 all-reduce), so 128 calls
 // cost ~1.3 ms of mostly waiting; one 16 MiB call runs at the link's bandwidth (~50-60 us at the ~350 GB/s
 // busbw hw_anchors §5 gives for ring collectives with NVLS off). Expected on 2 H100s: 10x or more.
-// Measured: not measured yet.
+// Measured on 2 H200s (2026-11-28, a run made INVALID by a K16 false positive since fixed, so no verdict):
+// 1.647 ms vs 94.6 us, 17.4x.
 #pragma once
 #include "nccl_ranks.cuh"
 

@@ -6,7 +6,8 @@
 // variant lets NCCL write straight into the peer GPU over NVLink (P2P transport).
 //
 // Expected on 2 H100 SXM (NV18): NVLink P2P ~370 GB/s per direction (hw_anchors §4), host staging ~20-40 GB/s
-// (§4: P2P disabled ≈ 36-38 GB/s), so ~10x. Measured: not measured yet.
+// (§4: P2P disabled ≈ 36-38 GB/s), so ~10x. Measured on 2 H200s (2026-11-28, a run made INVALID by a K16 false positive since fixed, so no verdict):
+// 2.975 ms vs 268 us (22.6 vs 251 GB/s per direction), 11.1x.
 #pragma once
 #include "nccl_ranks.cuh"
 
