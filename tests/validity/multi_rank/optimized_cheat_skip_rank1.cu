@@ -3,10 +3,10 @@
 // Real-world exploit: a data-parallel step or collective where one rank short-circuits (an early return on a
 // non-zero rank, a collective skipped "because rank 0 already has the answer") while only rank 0's outputs
 // are checked.
-// Caught by: per-rank verification (runner/rank_judging.hpp, judge_variant_ranks): rank 1's outputs keep the
-// harness's poison and differ from the baseline's rank 1, so the variant is INVALID with "rank 1" named (K2).
-// The judging is tested on a CPU with these ranks scripted (tests/unit/test_rank_judging.cpp,
-// CheatSkipRank1IsInvalidAndNamesRank1); this file has never run on two GPUs.
+// Caught by: per-rank verification (runner/ranked_worker.hpp: every rank's outputs compared with the baseline's
+// same rank): rank 1's outputs keep the harness's poison (K1) and differ from the baseline's rank 1 (K2, the
+// rank named), so the variant is INVALID. On 2 H200s (2026-11-28): INVALID, K1 "2097152 elements still hold
+// the poison pattern" (rank 1's whole shard), K2, K3. CPU: tests/unit/test_ranked_target_run.cpp.
 #include "multi_rank_common.cuh"
 
 struct SkipRank1 : multi_rank::HonestShardCopy {
