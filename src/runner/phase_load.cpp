@@ -3,6 +3,7 @@
 // reads, and a workload and a tolerance equal to the baseline's.
 #include <fmt/format.h>
 
+#include "aisp/axes.hpp"
 #include "core/file_names.hpp"
 #include "core/schema.hpp"
 #include "runner/mpirun_job.hpp"
@@ -61,9 +62,14 @@ void TargetRun::start_ranks(LiveVariant& l, WorkerSpawn spawn, const WorkerFacto
   spawn.env.push_back({"AISP_RENDEZVOUS_DIR", rendezvous.string()});
   std::unique_ptr<RankedWorker> ranked;
   if (plan.options.launch_via == "mpirun") {
+    // mpirun's daemon starts the ranks, so what a forked worker gets in its environment (the axes, the
+    // rendezvous folder) travels in the command's environment instead.
     fs::path pipes = work_ / "pipes" / l.result->name;
-    ranked = std::make_unique<RankedWorker>(RankGroup(
-        start_mpirun_job(plan, opt_.mpirun, worker_command(spawn), pipes.string(), spawn.log_file)));
+    WorkerCommand command = worker_command(spawn);
+    for (const auto& [name, value] : spawn.axes) command.env.push_back({axis_environment_name(name), std::to_string(value)});
+    command.env.insert(command.env.end(), spawn.env.begin(), spawn.env.end());
+    ranked = std::make_unique<RankedWorker>(
+        RankGroup(start_mpirun_job(plan, opt_.mpirun, command, pipes.string(), spawn.log_file)));
   } else {
     ranked = std::make_unique<RankedWorker>(start_rank_group(plan, spawn, make));
   }
