@@ -32,6 +32,7 @@
 
 #include "../../chapters/common/data_file.hpp"
 #include "aisp/aisp.hpp"
+#include "aisp/axes.hpp"
 
 inline constexpr int64_t kPipelineFeatures = 256;  // one warp per row, 8 features per lane
 inline constexpr int64_t kPipelineRows = 8192;     // 2 MiB of uint8 per batch
