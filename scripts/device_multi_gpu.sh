@@ -34,5 +34,6 @@ run() {  # run <tag> <limit_s> <aisp bench run args...>: timeouts x0.25 (setup 7
 run multi_rank 30 -t multi_rank
 # CH04_ARGS: more options for the ch04 run (e.g. --update-expectations in the lead's final call).
 run ch04 150 -t ch04 --suite-timeout 125 ${CH04_ARGS:-}
+cp chapters/ch04/expectations_*.json "$out/" 2>/dev/null  # written by --update-expectations (CH04_ARGS)
 tar czf "$out/logs.tar.gz" -C /tmp $(cd /tmp && ls -d mg_*.err mg_*/runs/*/logs mg_*/runs/*/manifest.json 2>/dev/null) 2>/dev/null
 grep -E "rc=|INVALID|FASTER|SLOWER|SAME|failed|skipped" "$s" "$out"/*.md | head -60
