@@ -199,7 +199,7 @@ TEST(PluginCompiler, PythonVariantsAreLinkedIntoTheTree) {
   EXPECT_FALSE(fs::exists(dir / "scale_common.py")) << "only variants are linked";
   std::vector<std::string> files;
   for (auto& e : fs::recursive_directory_iterator(tree.plugin_root))
-    if (e.is_symlink() || e.is_regular_file()) files.push_back(fs::relative(e.path(), tree.plugin_root).string());
+    if (e.is_symlink() || e.is_regular_file()) files.push_back(e.path().lexically_relative(tree.plugin_root).string());
   auto targets = discover_targets(files, ".so");
   ASSERT_EQ(targets.size(), 1u);
   EXPECT_EQ(targets[0].id, "chx:scale");
