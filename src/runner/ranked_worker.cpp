@@ -112,7 +112,8 @@ json merge_rank_replies(const std::string& op, const std::vector<Reply>& replies
         out["reason"] = fmt::format("rank {}: {}", r, replies[r].body.value("reason", ""));
       }
     if (out.contains("wall_ms"))
-      for (size_t r = 1; r < n; ++r) out["wall_ms"] = std::max(out["wall_ms"].get<double>(), replies[r].body.value("wall_ms", 0.0));
+      for (size_t r = 1; r < n; ++r)
+        out["wall_ms"] = std::max(out["wall_ms"].get<double>(), replies[r].body.value("wall_ms", 0.0));
   } else if (op == "warmup") {
     for (size_t r = 1; r < n; ++r) {
       out["estimate_ms"] = std::max(out.value("estimate_ms", 0.0), replies[r].body.value("estimate_ms", 0.0));
@@ -190,8 +191,7 @@ Reply RankedWorker::request(json req, double timeout_s) {
   }
   if (op == "time")
     for (size_t r = 0; r < last_.size(); ++r)
-      for (const json& s : last_[r].body.value("samples", json::array()))
-        samples_[r].push_back(s.value("gpu_ms", 0.0));
+      for (const json& s : last_[r].body.value("samples", json::array())) samples_[r].push_back(s.value("gpu_ms", 0.0));
   return merged;
 }
 

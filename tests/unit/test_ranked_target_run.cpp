@@ -57,9 +57,10 @@ class FakeRank final : public VariantWorker {
     w.params = {{"n", 16}};
     Requirements req;
     req.gpus = b_.gpus;
-    json ready = {{"event", "ready"}, {"device", to_json(d)}, {"workload", to_json(w)},
-                  {"tolerance", to_json(Tolerance::by_dtype())}, {"goal", "speed"}, {"requirements", to_json(req)},
-                  {"min_speedup", 0.0}, {"latency_percentile", 99.0}};
+    json ready = {{"event", "ready"},       {"device", to_json(d)},
+                  {"workload", to_json(w)}, {"tolerance", to_json(Tolerance::by_dtype())},
+                  {"goal", "speed"},        {"requirements", to_json(req)},
+                  {"min_speedup", 0.0},     {"latency_percentile", 99.0}};
     if (world_ > 0) {
       ready["rank"] = rank_;
       ready["world_size"] = b_.claim_world > 0 ? b_.claim_world : world_;
@@ -70,12 +71,17 @@ class FakeRank final : public VariantWorker {
     parse_request(req);
     std::string op = req.at("op");
     if (op == "setup")
-      return ok({{"buffers", json::array({{{"name", "in"}, {"kind", "input"}, {"dtype", "f32"}, {"shape", {4}}, {"role", "dynamic"}},
-                                          {{"name", "out"}, {"kind", "output"}, {"dtype", "f32"}, {"shape", {4}}}})},
-                 {"memory", {{"peak_mb", 1.0}}}, {"findings", json::array()}});
+      return ok(
+          {{"buffers", json::array({{{"name", "in"}, {"kind", "input"}, {"dtype", "f32"}, {"shape", {4}}, {"role", "dynamic"}},
+                                    {{"name", "out"}, {"kind", "output"}, {"dtype", "f32"}, {"shape", {4}}}})},
+           {"memory", {{"peak_mb", 1.0}}},
+           {"findings", json::array()}});
     if (op == "check")
-      return ok({{"outputs", dump(req, req.at("seed"))}, {"inputs_changed", json::array()}, {"findings", json::array()},
-                 {"wall_ms", b_.ms}, {"memory", {{"peak_mb", 1.0}}}});
+      return ok({{"outputs", dump(req, req.at("seed"))},
+                 {"inputs_changed", json::array()},
+                 {"findings", json::array()},
+                 {"wall_ms", b_.ms},
+                 {"memory", {{"peak_mb", 1.0}}}});
     if (op == "sensitivity") return ok({{"changed", {{"in", true}}}});
     if (op == "replay") return ok({{"captured", false}, {"reason", "scripted rank"}});
     if (op == "warmup") {
@@ -119,20 +125,31 @@ class FakeRank final : public VariantWorker {
     fs::path file = dir / (req.value("tag", "check") + "__out.bin");
     std::vector<float> v = skips() ? std::vector<float>(4, std::nanf("")) : rank_answer(seed, rank_);
     std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(v.data()), 16);
-    return json::array({{{"name", "out"}, {"dtype", "f32"}, {"shape", {4}}, {"file", file.string()},
-                         {"unwritten", skips() ? 4 : 0}}});
+    return json::array(
+        {{{"name", "out"}, {"dtype", "f32"}, {"shape", {4}}, {"file", file.string()}, {"unwritten", skips() ? 4 : 0}}});
   }
   Reply time(const json& req) const {
     int samples = req.at("samples");
     int64_t first = req.at("first_sample");
     json s = json::array(), p = json::array();
     for (int i = 0; i < samples; ++i) {
-      s.push_back({{"gpu_ms", ms()}, {"wall_ms", ms() + 0.05}, {"enqueue_ms", 0.01}, {"batch", 1}, {"drain_us", 2.0},
-                   {"sm_mhz", 0.0}, {"throttle", 0}});
+      s.push_back({{"gpu_ms", ms()},
+                   {"wall_ms", ms() + 0.05},
+                   {"enqueue_ms", 0.01},
+                   {"batch", 1},
+                   {"drain_us", 2.0},
+                   {"sm_mhz", 0.0},
+                   {"throttle", 0}});
       p.push_back(to_json(projection(sample_seed(req.at("sample_seed"), first + i))));
     }
-    Reply r = ok({{"samples", s}, {"projections", p}, {"audited", req.value("audit", false)}, {"findings", json::array()},
-                  {"blocking", true}, {"audit", nullptr}, {"verified", nullptr}, {"host_ms", json::object()},
+    Reply r = ok({{"samples", s},
+                  {"projections", p},
+                  {"audited", req.value("audit", false)},
+                  {"findings", json::array()},
+                  {"blocking", true},
+                  {"audit", nullptr},
+                  {"verified", nullptr},
+                  {"host_ms", json::object()},
                   {"telemetry", nullptr}});
     r.wall_s = samples * (ms() + 0.05) / 1000.0;
     return r;
@@ -150,7 +167,8 @@ TargetResult run_ranked(RankBehaviour baseline, RankBehaviour variant, int nproc
   t.baseline.file = "baseline.so";
   t.optimized.push_back({"variant", "optimized.so"});
   RunOptions o;
-  o.run_dir = fs::temp_directory_path() / ("aisp_ranked_run_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++));
+  o.run_dir =
+      fs::temp_directory_path() / ("aisp_ranked_run_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++));
   o.reproducible = true;
   o.seed = 7;
   o.iterations = 40;
@@ -224,7 +242,8 @@ TEST(RankedTargetRun, ATwoGpuPairAsOneRankIsSkippedNamingTheFlag) {
 TEST(RankedWorker, MergedRepliesRenameOtherRanksOutputsAndTakeTheSlowestSample) {
   auto reply = [](json body) { return Reply{Reply::Status::ok, std::move(body), "", "", 0}; };
   std::vector<Reply> checks = {reply({{"ok", true}, {"outputs", json::array({{{"name", "y"}}})}, {"findings", json::array()}}),
-                               reply({{"ok", true}, {"outputs", json::array({{{"name", "y"}}})},
+                               reply({{"ok", true},
+                                      {"outputs", json::array({{{"name", "y"}}})},
                                       {"findings", json::array({{{"check", "K22"}, {"detail", "guard"}}})}})};
   json c = merge_rank_replies("check", checks);
   EXPECT_EQ(c["outputs"][1]["name"], "y@rank1");
