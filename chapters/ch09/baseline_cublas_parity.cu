@@ -43,12 +43,11 @@ class BaselineCublasParity : public aisp::Benchmark {
   }
 
   void run(aisp::Context& ctx) override {
-    const int m = static_cast<int>(ctx.param("m")), n = static_cast<int>(ctx.param("n")),
-              k = static_cast<int>(ctx.param("k"));
+    const int m = static_cast<int>(ctx.param("m")), n = static_cast<int>(ctx.param("n")), k = static_cast<int>(ctx.param("k"));
     const float one = 1.0f, zero = 0.0f;
-    AISP_CUBLAS_CHECK(cublasGemmEx(ctx.cublas(), CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, ctx.buffer("b").data,
-                                   CUDA_R_16BF, n, ctx.buffer("a").data, CUDA_R_16BF, k, &zero, ctx.buffer("c").data,
-                                   CUDA_R_16BF, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+    AISP_CUBLAS_CHECK(cublasGemmEx(ctx.cublas(), CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, ctx.buffer("b").data, CUDA_R_16BF, n,
+                                   ctx.buffer("a").data, CUDA_R_16BF, k, &zero, ctx.buffer("c").data, CUDA_R_16BF, n,
+                                   CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
   }
 
   std::string technique() const override { return "cuBLAS BF16 GEMM (cublasGemmEx) launched from a C++ plugin"; }
