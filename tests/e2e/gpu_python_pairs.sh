@@ -126,6 +126,7 @@ honest("validity_python:honest_fork_join", "honest_fork_join")
 cheat("validity_python:cheat_cached_result", "cheat_cached_result", checks=("K2", "K3"))
 cheat("validity_python:cheat_side_stream", "cheat_side_stream", checks=("K7", "K8"))
 honest("validity_python:honest_host_compute", "honest_host_compute")
+honest("validity_python:honest_autograd", "honest_autograd")  # backward on the harness thread: no K9
 # The torch guards report check ids through the worker (aisp_host_finding): INVALID with the intended check.
 cheat("validity_python:cheat_recompile", "cheat_recompile", checks=("K24",))
 cheat("validity_python:cheat_tf32", "cheat_tf32", checks=("K16",))
