@@ -5,12 +5,12 @@
 
 namespace {
 
-__global__ void __launch_bounds__(kSpecThreads)
+__global__ void __launch_bounds__(kSpecThreads, 2)
     plain_decode(const int* __restrict__ prompt, const __nv_bfloat16* __restrict__ w, const __nv_bfloat16* __restrict__ e,
                  unsigned long long* partial, int* __restrict__ out) {
   namespace cg = cooperative_groups;
   cg::grid_group grid = cg::this_grid();
-  __shared__ __align__(16) float q[kSpecDim];
+  __shared__ __align__(16) __nv_bfloat16 q[kSpecDim];
   __shared__ unsigned long long warp_best[kSpecThreads / 32][1];
   __shared__ int tok[1];
   int last = *prompt;

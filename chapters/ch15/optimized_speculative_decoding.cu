@@ -17,12 +17,12 @@ namespace {
 
 constexpr int kQ = kSpecGamma + 1;  // queries per verification pass
 
-__global__ void __launch_bounds__(kSpecThreads)
+__global__ void __launch_bounds__(kSpecThreads, 2)
     speculative_decode(const int* __restrict__ prompt, const __nv_bfloat16* __restrict__ w, const __nv_bfloat16* __restrict__ e,
                        const int* __restrict__ draft, unsigned long long* partial, int* __restrict__ out) {
   namespace cg = cooperative_groups;
   cg::grid_group grid = cg::this_grid();
-  __shared__ __align__(16) float q[kQ * kSpecDim];  // 40 KiB
+  __shared__ __align__(16) __nv_bfloat16 q[kQ * kSpecDim];  // 20 KiB
   __shared__ unsigned long long warp_best[kSpecThreads / 32][kQ];
   __shared__ int tok[kQ];
   __shared__ int proposal[kQ];  // d0 (the last accepted token), d1..d4

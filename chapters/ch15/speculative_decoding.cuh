@@ -45,55 +45,80 @@ __device__ __forceinline__ unsigned long long pack(float logit, int token) {
 }
 __device__ __forceinline__ int token_of(unsigned long long key) { return static_cast<int>(0xFFFFFFFFu - static_cast<unsigned>(key)); }
 
-// Copies E[token] (bf16) into q (fp32 in shared memory), all threads of the block.
-__device__ __forceinline__ void load_query(const __nv_bfloat16* __restrict__ e, int token, float* q) {
-  for (int i = threadIdx.x; i < kSpecDim; i += blockDim.x) q[i] = __bfloat162float(e[int64_t(token) * kSpecDim + i]);
+// Copies E[token] (bf16, 4 KiB) into q (shared memory), all threads of the block.
+__device__ __forceinline__ void load_query(const __nv_bfloat16* __restrict__ e, int token, __nv_bfloat16* q) {
+  const uint4* from = reinterpret_cast<const uint4*>(e + int64_t(token) * kSpecDim);
+  for (int i = threadIdx.x; i < kSpecDim / 8; i += blockDim.x) reinterpret_cast<uint4*>(q)[i] = from[i];
 }
 
-// One target pass for kQ query vectors q[kQ][d] (shared memory): every warp of the grid takes rows v of W,
-// dots each with all kQ queries (W read once for all of them), and the block's best key per query goes to
-// partial[blockIdx.x * kQ + j]. Then the grid synchronizes and every block reduces all partials, so every
-// block knows the kQ argmax tokens (written to tok[kQ] in shared memory).
+__device__ __forceinline__ void bf16x8_to_float(const uint4& raw, float (&f)[8]) {
+  const __nv_bfloat162* h = reinterpret_cast<const __nv_bfloat162*>(&raw);
+#pragma unroll
+  for (int e = 0; e < 4; ++e) {
+    const float2 p = __bfloat1622float2(h[e]);
+    f[2 * e] = p.x, f[2 * e + 1] = p.y;
+  }
+}
+
+constexpr int kRowsPerWarp = 8;  // rows a warp carries through one sweep of the 8 column chunks
+
+// One target pass for kQ query vectors q[kQ][d] (bf16, shared memory): every warp of the grid takes
+// kRowsPerWarp rows of W at a time (grid-strided) and walks their 8 column chunks together: per chunk a lane
+// loads its 16 bytes of each row (8 loads in flight) and its slice of each query once, for all 8 rows - so
+// a query slice is read from shared memory once per 8 rows (reading it per row made the 5-query pass bound
+// by shared-memory bandwidth: 40 KiB of q per 4 KiB row of W). Each logit is the same sequence of FMAs in
+// both variants: chunk by chunk, element by element, then the same warp reduction. The block's best key
+// per query goes to partial[blockIdx.x * kQ + j]; then the grid synchronizes and every block reduces all
+// partials, so every block knows the kQ argmax tokens (tok[kQ] in shared memory).
 template <int kQ>
-__device__ void target_pass(const __nv_bfloat16* __restrict__ w, const float* q, unsigned long long* partial,
+__device__ void target_pass(const __nv_bfloat16* __restrict__ w, const __nv_bfloat16* q, unsigned long long* partial,
                             unsigned long long (*warp_best)[kQ], int* tok, cg::grid_group& grid) {
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
+  const int all_warps = gridDim.x * warps;
   unsigned long long best[kQ];
 #pragma unroll
   for (int j = 0; j < kQ; ++j) best[j] = 0;
-  for (int v = blockIdx.x * warps + warp; v < kSpecVocab; v += gridDim.x * warps) {
-    const uint4* row = reinterpret_cast<const uint4*>(w + int64_t(v) * kSpecDim);
-    uint4 wv[kSpecDim / 256];
+  for (int base = blockIdx.x * warps + warp; base < kSpecVocab; base += all_warps * kRowsPerWarp) {
+    float acc[kRowsPerWarp][kQ];
 #pragma unroll
-    for (int i = 0; i < kSpecDim / 256; ++i) wv[i] = __ldcs(row + lane + 32 * i);  // all 8 loads in flight
-    float acc[kQ];
+    for (int r = 0; r < kRowsPerWarp; ++r)
 #pragma unroll
-    for (int j = 0; j < kQ; ++j) acc[j] = 0;
-#pragma unroll
+      for (int j = 0; j < kQ; ++j) acc[r][j] = 0;
+#pragma unroll 1
     for (int i = 0; i < kSpecDim / 256; ++i) {
-      const int base = (lane + 32 * i) * 8;
-      const __nv_bfloat162* h = reinterpret_cast<const __nv_bfloat162*>(&wv[i]);
-      float wf[8];
+      const int col = (lane + 32 * i) * 8;
+      uint4 wv[kRowsPerWarp];
 #pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const float2 f = __bfloat1622float2(h[e]);
-        wf[2 * e] = f.x, wf[2 * e + 1] = f.y;
+      for (int r = 0; r < kRowsPerWarp; ++r) {
+        const int v = base + r * all_warps;
+        wv[r] = v < kSpecVocab ? __ldcs(reinterpret_cast<const uint4*>(w + int64_t(v) * kSpecDim + col)) : make_uint4(0, 0, 0, 0);
       }
+      uint4 qv[kQ];
 #pragma unroll
-      for (int j = 0; j < kQ; ++j) {
-        const float4 qa = *reinterpret_cast<const float4*>(q + j * kSpecDim + base);
-        const float4 qb = *reinterpret_cast<const float4*>(q + j * kSpecDim + base + 4);
-        const float qv[8] = {qa.x, qa.y, qa.z, qa.w, qb.x, qb.y, qb.z, qb.w};
+      for (int j = 0; j < kQ; ++j) qv[j] = *reinterpret_cast<const uint4*>(q + j * kSpecDim + col);
 #pragma unroll
-        for (int e = 0; e < 8; ++e) acc[j] = __fmaf_rn(wf[e], qv[e], acc[j]);
+      for (int r = 0; r < kRowsPerWarp; ++r) {
+        float wf[8];
+        bf16x8_to_float(wv[r], wf);
+#pragma unroll
+        for (int j = 0; j < kQ; ++j) {
+          float qf[8];
+          bf16x8_to_float(qv[j], qf);
+#pragma unroll
+          for (int e = 0; e < 8; ++e) acc[r][j] = __fmaf_rn(wf[e], qf[e], acc[r][j]);
+        }
       }
     }
 #pragma unroll
-    for (int j = 0; j < kQ; ++j) {
-      float s = acc[j];
-      for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
-      const unsigned long long key = pack(s, v);
-      if (key > best[j]) best[j] = key;
+    for (int r = 0; r < kRowsPerWarp; ++r) {
+      const int v = base + r * all_warps;
+#pragma unroll
+      for (int j = 0; j < kQ; ++j) {
+        float s = acc[r][j];
+        for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+        const unsigned long long key = pack(s, v);
+        if (v < kSpecVocab && key > best[j]) best[j] = key;
+      }
     }
   }
   if (lane == 0)

@@ -45,19 +45,38 @@ __global__ void rmsnorm(const int* sched, const int* step, const float* __restri
   t[r * kCgDim + j] = v * rsqrtf(sum / kCgDim + 1e-6f) * g[j];
 }
 
-// out[r][j] = (residual ? out[r][j] : 0) + sum_k w[k][j] in[r][k]  (w input-major: coalesced over j).
+// out[r][j] = (residual ? out[r][j] : 0) + sum_k w[k][j] in[r][k]  (w input-major: [k][j]).
+// Warp g sums k in [32 g, 32 g + 32) for all 256 outputs (lane: outputs 2 lane + 64 m, m = 0..3, one bf16x2
+// load each, coalesced): 128 independent loads per thread instead of a 256-long chain of dependent steps,
+// so the block's 128 KiB of W (L2-resident) streams in ~1 us. The 8 warp partials are then added in order.
 template <bool kResidual>
 __global__ void matvec(const int* sched, const int* step, const __nv_bfloat16* __restrict__ w, const float* __restrict__ in,
                        float* __restrict__ out) {
-  const int r = blockIdx.x, j = threadIdx.x;
+  const int r = blockIdx.x, j = threadIdx.x, g = j / 32, lane = j % 32;
   if (r >= sched[*step]) return;
   __shared__ float x[kCgDim];
+  __shared__ float part[kCgDim / 32][kCgDim];
   x[j] = in[r * kCgDim + j];
   __syncthreads();
-  float acc = 0;
+  float acc[8] = {};
 #pragma unroll 8
-  for (int k = 0; k < kCgDim; ++k) acc = __fmaf_rn(__bfloat162float(w[k * kCgDim + j]), x[k], acc);
-  out[r * kCgDim + j] = kResidual ? out[r * kCgDim + j] + acc : acc;
+  for (int kk = 0; kk < 32; ++kk) {
+    const int k = g * 32 + kk;
+    const float xv = x[k];
+#pragma unroll
+    for (int m = 0; m < 4; ++m) {
+      const float2 wv = __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(w + k * kCgDim + 2 * lane + 64 * m));
+      acc[2 * m] = __fmaf_rn(wv.x, xv, acc[2 * m]);
+      acc[2 * m + 1] = __fmaf_rn(wv.y, xv, acc[2 * m + 1]);
+    }
+  }
+#pragma unroll
+  for (int m = 0; m < 4; ++m) part[g][2 * lane + 64 * m] = acc[2 * m], part[g][2 * lane + 64 * m + 1] = acc[2 * m + 1];
+  __syncthreads();
+  float sum = 0;
+#pragma unroll
+  for (int p = 0; p < kCgDim / 32; ++p) sum += part[p][j];
+  out[r * kCgDim + j] = kResidual ? out[r * kCgDim + j] + sum : sum;
 }
 
 __global__ void silu(const int* sched, const int* step, float* __restrict__ u) {

@@ -2,9 +2,11 @@
 //
 // Technique: W is quantized once in setup() (it is a static input: amax, scale 448/amax, e4m3). In run()
 // the activation's amax is reduced on the device, X is quantized with 448/amax, and cuBLASLt's FP8 GEMM
-// multiplies the FP32 accumulators by both dequantization factors (A/B scale pointers in device memory):
-// no host round trip, capturable. If this cuBLASLt refuses the scale pointers, setup() detects it and a
-// small kernel applies the factors to Y instead.
+// multiplies the FP32 accumulators by both dequantization factors, read from device memory: no host round
+// trip, capturable. The first H100 run (2026-11-28) showed this cuBLASLt refusing the A/B scale pointers
+// with a BF16 output, so the factors now go in as alpha = dequant_x * dequant_w with the device pointer
+// mode (the quantize kernel writes alpha); setup() probes each form and keeps the first that runs: scale
+// pointers, device alpha, else an unscaled GEMM followed by a rescale kernel over Y (117 MB read + written).
 // Why it is faster: Hopper's dense FP8 tensor-core rate is twice BF16's (~1979 vs ~989 TFLOP/s peak) and
 // the operands are half the bytes; quantizing X costs one read of 32 MiB and a write of 16 MiB (~25 us).
 // Expected on H100: ~0.4 ms, ~1.6x over BF16. Measured: see README.md.
@@ -40,12 +42,17 @@ __global__ void abs_max_bf16(const __nv_bfloat16* __restrict__ x, unsigned* __re
   }
 }
 
-// q = sat_e4m3(x * 448 / amax), 8 per thread; block 0 writes the dequantization factor amax / 448.
+// q = sat_e4m3(x * 448 / amax), 8 per thread; block 0 writes the dequantization factor amax / 448 and,
+// when `alpha` is given, alpha = that factor * *other (the other operand's factor) for the GEMM.
 __global__ void quantize_bf16_e4m3(const __nv_bfloat16* __restrict__ x, const unsigned* __restrict__ amax_bits,
-                                   __nv_fp8_e4m3* __restrict__ q, float* __restrict__ dequant, int64_t n) {
+                                   __nv_fp8_e4m3* __restrict__ q, float* __restrict__ dequant, int64_t n,
+                                   const float* __restrict__ other, float* __restrict__ alpha) {
   const float amax = __uint_as_float(*amax_bits);
   const float scale = amax > 0 ? kE4m3Max / amax : 1.0f;
-  if (blockIdx.x == 0 && threadIdx.x == 0) *dequant = 1.0f / scale;
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    *dequant = 1.0f / scale;
+    if (alpha) *alpha = (1.0f / scale) * *other;
+  }
   const int64_t i = (blockIdx.x * int64_t(blockDim.x) + threadIdx.x) * 8;
   if (i >= n) return;
   const uint4 raw = *reinterpret_cast<const uint4*>(x + i);
@@ -69,13 +76,77 @@ __global__ void rescale_bf16(__nv_bfloat16* __restrict__ y, const float* __restr
   *reinterpret_cast<__nv_bfloat162*>(y + i) = __floats2bfloat162_rn(f.x * s, f.y * s);
 }
 
+// Y = alpha * X8 W8^T with alpha (and beta = 0) read from device memory (CUBLASLT_POINTER_MODE_DEVICE), the
+// same TN layout as ch13's LtGemm (cuBLASLt's A is our W, its B our X).
+class DeviceAlphaFp8Gemm {
+ public:
+  ~DeviceAlphaFp8Gemm() {
+    if (pref_) cublasLtMatmulPreferenceDestroy(pref_);
+    for (cublasLtMatrixLayout_t l : {a_, b_, c_})
+      if (l) cublasLtMatrixLayoutDestroy(l);
+    if (desc_) cublasLtMatmulDescDestroy(desc_);
+    if (lt_) cublasLtDestroy(lt_);
+  }
+  // False when cuBLASLt offers no algorithm or refuses the call (probed once on the given buffers).
+  bool plan_and_probe(cudaStream_t s, int64_t m, int64_t n, int64_t k, void* ws, size_t ws_bytes, const void* x8,
+                      const void* w8, void* y, const float* alpha, const float* beta) {
+    ws_ = ws, ws_bytes_ = ws_bytes;
+    LT_CHECK(cublasLtCreate(&lt_));
+    LT_CHECK(cublasLtMatmulDescCreate(&desc_, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+    const cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
+    const cublasLtPointerMode_t mode = CUBLASLT_POINTER_MODE_DEVICE;
+    LT_CHECK(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
+    LT_CHECK(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
+    if (cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_POINTER_MODE, &mode, sizeof mode) != CUBLAS_STATUS_SUCCESS)
+      return false;
+    LT_CHECK(cublasLtMatrixLayoutCreate(&a_, CUDA_R_8F_E4M3, k, n, k));
+    LT_CHECK(cublasLtMatrixLayoutCreate(&b_, CUDA_R_8F_E4M3, k, m, k));
+    LT_CHECK(cublasLtMatrixLayoutCreate(&c_, CUDA_R_16BF, n, m, n));
+    LT_CHECK(cublasLtMatmulPreferenceCreate(&pref_));
+    LT_CHECK(cublasLtMatmulPreferenceSetAttribute(pref_, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_bytes, sizeof ws_bytes));
+    int found = 0;
+    if (cublasLtMatmulAlgoGetHeuristic(lt_, desc_, a_, b_, c_, c_, pref_, 1, &algo_, &found) != CUBLAS_STATUS_SUCCESS ||
+        found == 0)
+      return false;
+    const cublasStatus_t st = enqueue(s, x8, w8, y, alpha, beta);
+    if (st != CUBLAS_STATUS_SUCCESS) {
+      cudaGetLastError();
+      return false;
+    }
+    AISP_CUDA_CHECK(cudaStreamSynchronize(s));
+    return true;
+  }
+  void run(cudaStream_t s, const void* x8, const void* w8, void* y, const float* alpha, const float* beta) const {
+    LT_CHECK(enqueue(s, x8, w8, y, alpha, beta));
+  }
+
+ private:
+  cublasStatus_t enqueue(cudaStream_t s, const void* x8, const void* w8, void* y, const float* alpha, const float* beta) const {
+    return cublasLtMatmul(lt_, desc_, alpha, w8, a_, x8, b_, beta, y, c_, y, c_, &algo_.algo, ws_, ws_bytes_, s);
+  }
+  cublasLtHandle_t lt_ = nullptr;
+  cublasLtMatmulDesc_t desc_ = nullptr;
+  cublasLtMatrixLayout_t a_ = nullptr, b_ = nullptr, c_ = nullptr;
+  cublasLtMatmulPreference_t pref_ = nullptr;
+  cublasLtMatmulHeuristicResult_t algo_{};
+  void* ws_ = nullptr;
+  size_t ws_bytes_ = 0;
+};
+
+enum class Scaling { scale_pointers, device_alpha, rescale_kernel };
+
 class OptimizedFp8Linear : public Fp8LinearBase {
  public:
   void run(aisp::Context& ctx) override {
     const int64_t mk = ctx.param("m") * ctx.param("k");
-    quantize(ctx.stream(), ctx.buffer("x").as<const __nv_bfloat16>(), mk, amax_, x8_, dequant_, ctx.device().sm_count);
+    quantize(ctx.stream(), ctx.buffer("x").as<const __nv_bfloat16>(), mk, amax_, x8_, dequant_, ctx.device().sm_count,
+             dequant_ + 1, scaling_ == Scaling::device_alpha ? dequant_ + 2 : nullptr);
+    if (scaling_ == Scaling::device_alpha) {
+      alpha_gemm_.run(ctx.stream(), x8_, w8_, ctx.buffer("y").data, dequant_ + 2, dequant_ + 3);
+      return;
+    }
     gemm_.run(ctx.stream(), x8_, w8_, ctx.buffer("y").data);
-    if (!scales_in_gemm_) {
+    if (scaling_ == Scaling::rescale_kernel) {
       const int64_t mn = ctx.param("m") * ctx.param("n");
       rescale_bf16<<<static_cast<unsigned>((mn / 2 + 255) / 256), 256, 0, ctx.stream()>>>(
           ctx.buffer("y").as<__nv_bfloat16>(), dequant_, mn);
@@ -94,33 +165,43 @@ class OptimizedFp8Linear : public Fp8LinearBase {
     x8_ = static_cast<__nv_fp8_e4m3*>(ctx.scratch("x_e4m3", m * k));
     w8_ = static_cast<__nv_fp8_e4m3*>(ctx.scratch("w_e4m3", n * k));
     amax_ = static_cast<unsigned*>(ctx.scratch("amax", 2 * sizeof(unsigned)));
-    dequant_ = static_cast<float*>(ctx.scratch("dequant", 2 * sizeof(float)));  // [0] X's, [1] W's
+    // [0] X's dequantization factor, [1] W's, [2] alpha = [0] * [1], [3] beta = 0 (scratch starts zeroed;
+    // set explicitly anyway).
+    dequant_ = static_cast<float*>(ctx.scratch("dequant", 4 * sizeof(float)));
+    AISP_CUDA_CHECK(cudaMemsetAsync(dequant_, 0, 4 * sizeof(float), ctx.stream()));
     quantize(ctx.stream(), ctx.buffer("w").as<const __nv_bfloat16>(), n * k, amax_ + 1, w8_, dequant_ + 1,
-             ctx.device().sm_count);
+             ctx.device().sm_count, nullptr, nullptr);
     AISP_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
     gemm_.plan(m, n, k, {CUDA_R_8F_E4M3, CUDA_R_16BF, CUBLAS_COMPUTE_32F}, workspace_, kFp8LinearWorkspace, dequant_,
                dequant_ + 1);
     if (gemm_.runs(ctx.stream(), x8_, w8_, ctx.buffer("y").data)) return;
+    if (alpha_gemm_.plan_and_probe(ctx.stream(), m, n, k, workspace_, kFp8LinearWorkspace, x8_, w8_, ctx.buffer("y").data,
+                                   dequant_ + 2, dequant_ + 3)) {
+      scaling_ = Scaling::device_alpha;
+      std::fprintf(stderr, "[fp8_linear] scale pointers refused by this cuBLASLt: alpha = dequant_x * dequant_w in device memory\n");
+      return;
+    }
     gemm_.plan(m, n, k, {CUDA_R_8F_E4M3, CUDA_R_16BF, CUBLAS_COMPUTE_32F}, workspace_, kFp8LinearWorkspace);
-    scales_in_gemm_ = false;
-    std::fprintf(stderr, "[fp8_linear] scale pointers refused by this cuBLASLt: scales applied by rescale_bf16\n");
+    scaling_ = Scaling::rescale_kernel;
+    std::fprintf(stderr, "[fp8_linear] scale pointers and device alpha refused by this cuBLASLt: scales applied by rescale_bf16\n");
   }
 
  private:
   // amax then quantize, on stream s; `amax` is a device word reset here first.
   static void quantize(cudaStream_t s, const __nv_bfloat16* x, int64_t n, unsigned* amax, __nv_fp8_e4m3* q,
-                       float* dequant, int sm_count) {
+                       float* dequant, int sm_count, const float* other, float* alpha) {
     AISP_CUDA_CHECK(cudaMemsetAsync(amax, 0, sizeof(unsigned), s));
     abs_max_bf16<<<4 * sm_count, 512, 0, s>>>(x, amax, n);
     AISP_LAUNCH_CHECK();
-    quantize_bf16_e4m3<<<static_cast<unsigned>((n / 8 + 255) / 256), 256, 0, s>>>(x, amax, q, dequant, n);
+    quantize_bf16_e4m3<<<static_cast<unsigned>((n / 8 + 255) / 256), 256, 0, s>>>(x, amax, q, dequant, n, other, alpha);
     AISP_LAUNCH_CHECK();
   }
 
   __nv_fp8_e4m3 *x8_ = nullptr, *w8_ = nullptr;
   unsigned* amax_ = nullptr;
   float* dequant_ = nullptr;
-  bool scales_in_gemm_ = true;
+  Scaling scaling_ = Scaling::scale_pointers;
+  DeviceAlphaFp8Gemm alpha_gemm_;
 };
 
 }  // namespace
