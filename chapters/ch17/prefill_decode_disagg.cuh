@@ -2,12 +2,13 @@
 // end-to-end request latency (Goal::latency). 48 requests (Poisson, mean gap 30 us; prompts 256-1024
 // tokens, 32-96 output tokens) from the harness's seeded trace. An engine is one CTA of 512 threads
 // running iterations in a persistent kernel (grid of 2 engines, both resident):
-//   prefill(r):    r's KV rows (one row of 4 floats per 4 prompt tokens, kPrefillFma dependent FMAs per
-//                  element) are written into the engine's KV pool: ~8-17 us per request
+//   prefill(r):    r's KV rows (one row of 4 floats per 16 prompt tokens; each element a chain of
+//                  prompt_len x kPrefillFma dependent FMAs) are written into the engine's KV pool: ~8-33 us
+//                  per request, ~20 us on average
 //   decode step:   one step for every running request: a shared cost that does not grow with the batch
-//                  (kStepFma dependent FMAs on all threads, ~4 us, standing in for reading the weights once
-//                  per step) plus, per request, one warp reading its KV rows from the pool (an attention
-//                  stand-in: per-dimension sums of the rows, ~1-2 us, 16 requests in parallel) and updating
+//                  (kStepFma dependent FMAs on all threads, ~8 us, standing in for reading the weights once
+//                  per step) plus, per request, one warp reading its <= 64 KV rows from the pool (an
+//                  attention stand-in: per-dimension sums, ~1 us, 16 requests in parallel) and updating
 //                  its 4-float state; the last token writes y[r] and stamps r's completion
 // y[r] depends only on x[r], the KV rows and r's lengths: bit-identical in both variants.
 //   baseline_prefill_decode_disagg.cu   colocated: 2 identical engines, requests alternate between them;
@@ -17,11 +18,15 @@
 //                                       arrival order), writes into its own KV pool and transfers the rows to
 //                                       the decode engine's pool (a copy between the two pools, then a release
 //                                       flag); engine 1 only decodes, batching every request handed over
-// Same resources (2 SMs' worth of engines), same work. Expected on Hopper: a colocated engine spends ~1/4
-// of its time in prefills, stretching every decode by about that; disaggregated decode steps run back to
-// back on a batch twice as large (its shared cost is paid once), while the prefill engine at ~50% load
-// adds little queueing: p99 end-to-end ~1.2-1.4x lower. The regime matters: with prefill-heavy traffic
-// the single prefill engine would become the bottleneck instead.
+// Same resources (2 SMs' worth of engines), same work. Expected on Hopper: a colocated engine spends ~1/3
+// of its time in prefills (20 us per 60 us of arrivals), stretching every decode by ~1.5x; disaggregated
+// decode steps run back to back on a batch twice as large (its shared cost is paid once), while the
+// prefill engine at ~65% load adds some queueing before the first token: p99 end-to-end ~1.3x lower.
+// The regime matters, and the first version of this pair showed it: with a step cost of ~4 us and a
+// per-request read of up to 256 rows (~3 us, latency-bound), a step's cost grew with the batch, the
+// decode engine's doubled batch cost more than the prefills it no longer waited for, and disaggregation
+// measured 0.86x (H100, 2026-11-28). With prefill-heavy traffic the single prefill engine would become
+// the bottleneck instead.
 #pragma once
 #include <cuda/atomic>
 
@@ -33,12 +38,12 @@ namespace pd {
 
 constexpr int kRequests = 48, kPromptMin = 256, kPromptMax = 1024, kOutMin = 32, kOutMax = 96;
 constexpr double kMeanGapUs = 30;
-constexpr int kDims = 4;          // floats per KV row and per request state
-constexpr int kTokensPerRow = 4;  // one KV row stands for 4 prompt tokens (keeps the per-request read small)
+constexpr int kDims = 4;           // floats per KV row and per request state
+constexpr int kTokensPerRow = 16;  // one KV row stands for 16 prompt tokens (keeps the per-request read small)
 constexpr int kRowsMax = kPromptMax / kTokensPerRow;
 constexpr int kThreads = 512;
-constexpr int kPrefillFma = 4096;  // per KV element
-constexpr int kStepFma = 2048;     // per decode step, all threads: the step's shared cost
+constexpr int kPrefillFma = 16;  // per prompt token, on each KV element's chain (a prefill scales with its prompt)
+constexpr int kStepFma = 4096;   // per decode step, all threads: the step's shared cost
 
 __device__ __forceinline__ unsigned long long globaltimer_ns() {
   unsigned long long t;
@@ -60,7 +65,7 @@ __device__ void prefill_rows(int r, int prompt, const float* __restrict__ x, flo
   for (int i = threadIdx.x; i < kv_rows(prompt) * kDims; i += blockDim.x) {
     const int row = i / kDims, k = i % kDims;
     pool[(int64_t(r) * kRowsMax + row) * kDims + k] =
-        fma_chain(x[r * kDims + k] + 0.000244140625f * static_cast<float>(row), kPrefillFma);
+        fma_chain(x[r * kDims + k] + 0.000244140625f * static_cast<float>(row), prompt * kPrefillFma);
   }
 }
 
@@ -83,6 +88,7 @@ __device__ void decode_step(Batch& b, const aisp::TraceRequest* __restrict__ tra
   for (int s = warp; s < b.n; s += kThreads / 32) {
     const int r = b.id[s], rows = kv_rows(trace[r].prompt_len);
     float a = 0.0f;
+#pragma unroll 8  // <= 64 rows: every lane's <= 8 loads in flight at once
     for (int row = lane / kDims; row < rows; row += 32 / kDims) a += pool[(int64_t(r) * kRowsMax + row) * kDims + lane % kDims];
 #pragma unroll
     for (int o = 4; o < 32; o *= 2) a += __shfl_xor_sync(0xffffffffu, a, o);

@@ -61,7 +61,7 @@ class BaselineKvCacheBf16 : public KvCacheFp8Base {
     attend_splits<<<dim3(splits_, kHeads), 128, 0, ctx.stream()>>>(
         ctx.buffer("q").as<const __nv_bfloat16>(), StridedBf16{cache_, 0}, len, ch18::q_scale_log2(), splits_, part_);
     AISP_LAUNCH_CHECK();
-    ch18::combine_splits<<<kHeads, ch18::kD, 0, ctx.stream()>>>(part_, splits_, ctx.buffer("o").as<__nv_bfloat16>());
+    ch18::combine(ctx.stream(), part_, splits_, kHeads, ctx.buffer("o").as<__nv_bfloat16>());
     AISP_LAUNCH_CHECK();
   }
 

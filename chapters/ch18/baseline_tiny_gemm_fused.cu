@@ -17,10 +17,11 @@ using namespace tiny_gemm;
 
 __global__ void rms_norm(const __nv_bfloat16* __restrict__ x, const __nv_bfloat16* __restrict__ gamma, int k,
                          __nv_bfloat16* __restrict__ xn) {
-  const int row = threadIdx.x / 32;  // one warp per row
+  const int row = threadIdx.x / 32, lane = threadIdx.x % 32;  // one warp per row
   const float r = rms_inverse(x + static_cast<int64_t>(row) * k, k);
-  for (int i = threadIdx.x % 32; i < k; i += 32)
-    xn[static_cast<int64_t>(row) * k + i] = norm_element(x[static_cast<int64_t>(row) * k + i], gamma[i], r);
+  const uint4* xr = reinterpret_cast<const uint4*>(x + static_cast<int64_t>(row) * k);
+  uint4* out = reinterpret_cast<uint4*>(xn + static_cast<int64_t>(row) * k);
+  for (int c = lane; c < k / 8; c += 32) out[c] = norm_chunk(xr[c], reinterpret_cast<const uint4*>(gamma)[c], r);
 }
 
 __global__ void silu_and_mul(const float* __restrict__ gu, int n, int tokens, __nv_bfloat16* __restrict__ h) {

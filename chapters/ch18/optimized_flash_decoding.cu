@@ -42,8 +42,7 @@ class OptimizedFlashDecoding : public flash_decoding::FlashDecodingBase {
         ch18::ContiguousBf16{ctx.buffer("k").as<const __nv_bfloat16>(), ctx.buffer("v").as<const __nv_bfloat16>(), 0}, len,
         ch18::q_scale_log2(), splits_, part_);
     AISP_LAUNCH_CHECK();
-    ch18::combine_splits<<<static_cast<unsigned>(heads), ch18::kD, 0, ctx.stream()>>>(part_, splits_,
-                                                                                      ctx.buffer("o").as<__nv_bfloat16>());
+    ch18::combine(ctx.stream(), part_, splits_, heads, ctx.buffer("o").as<__nv_bfloat16>());
     AISP_LAUNCH_CHECK();
   }
 

@@ -54,8 +54,7 @@ class OptimizedPagedAttn : public PagedAttnBase {
         ctx.buffer("v_pool").as<const __nv_bfloat16>(), ctx.buffer("block_table").as<const int32_t>(),
         static_cast<int>(ctx.param("heads")), ctx.param("context"), ch18::q_scale_log2(), splits_, part_);
     AISP_LAUNCH_CHECK();
-    ch18::combine_splits<<<static_cast<unsigned>(rows), ch18::kD, 0, ctx.stream()>>>(part_, splits_,
-                                                                                     ctx.buffer("o").as<__nv_bfloat16>());
+    ch18::combine(ctx.stream(), part_, splits_, rows, ctx.buffer("o").as<__nv_bfloat16>());
     AISP_LAUNCH_CHECK();
   }
 

@@ -52,8 +52,7 @@ class ContiguousReference : public PagedAttnBase {
         ctx.buffer("q").as<const __nv_bfloat16>(), ch18::ContiguousBf16{k_, v_, 0}, ctx.param("context"), ch18::q_scale_log2(),
         splits_, part_);
     AISP_LAUNCH_CHECK();
-    ch18::combine_splits<<<static_cast<unsigned>(rows), ch18::kD, 0, ctx.stream()>>>(part_, splits_,
-                                                                                     ctx.buffer("o").as<__nv_bfloat16>());
+    ch18::combine(ctx.stream(), part_, splits_, rows, ctx.buffer("o").as<__nv_bfloat16>());
     AISP_LAUNCH_CHECK();
   }
 

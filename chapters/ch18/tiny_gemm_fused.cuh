@@ -24,21 +24,49 @@ namespace tiny_gemm {
 constexpr int kTokens = 8, kHidden = 4096, kInter = 8192;
 constexpr float kEps = 1e-6f;
 
-// 1 / rms of row x[0..K) (+eps), computed by one warp: lane l sums x[l + 32j]^2 in j order, then a fixed
-// xor-tree over the lanes. Every lane returns the same value; both variants call exactly this.
+// 1 / rms of row x[0..k) (+eps), computed by one warp (k a multiple of 256): lane l loads the 16-byte
+// chunks l, l+32, ... (all k/256 loads in flight: a row costs one memory round trip, not one per element)
+// and sums their squares in chunk order, element order within a chunk; then a fixed xor-tree over the
+// lanes. Every lane returns the same value; both variants call exactly this.
 __device__ __forceinline__ float rms_inverse(const __nv_bfloat16* __restrict__ x, int k) {
+  constexpr int kMaxChunks = kHidden / 256;
+  const int lane = threadIdx.x % 32, chunks = k / 256;
+  uint4 v[kMaxChunks];
+#pragma unroll
+  for (int j = 0; j < kMaxChunks; ++j)
+    if (j < chunks) v[j] = __ldg(reinterpret_cast<const uint4*>(x) + lane + 32 * j);
   float ss = 0.0f;
-  for (int i = threadIdx.x % 32; i < k; i += 32) {
-    const float v = __bfloat162float(x[i]);
-    ss = __fmaf_rn(v, v, ss);
+#pragma unroll
+  for (int j = 0; j < kMaxChunks; ++j) {
+    if (j >= chunks) break;
+    const __nv_bfloat162* h = reinterpret_cast<const __nv_bfloat162*>(&v[j]);
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const float2 f = __bfloat1622float2(h[i]);
+      ss = __fmaf_rn(f.x, f.x, ss);
+      ss = __fmaf_rn(f.y, f.y, ss);
+    }
   }
 #pragma unroll
   for (int o = 16; o > 0; o /= 2) ss += __shfl_xor_sync(0xffffffffu, ss, o);
   return rsqrtf(ss / static_cast<float>(k) + kEps);
 }
 
+// 8 normalized elements (one 16-byte chunk of x and of gamma), as bf16.
+__device__ __forceinline__ uint4 norm_chunk(uint4 x, uint4 gamma, float r);
+
 __device__ __forceinline__ __nv_bfloat16 norm_element(__nv_bfloat16 x, __nv_bfloat16 gamma, float r) {
   return __float2bfloat16_rn(__fmul_rn(__fmul_rn(__bfloat162float(x), r), __bfloat162float(gamma)));
+}
+
+__device__ __forceinline__ uint4 norm_chunk(uint4 x, uint4 gamma, float r) {
+  uint4 out;
+  const __nv_bfloat16* xs = reinterpret_cast<const __nv_bfloat16*>(&x);
+  const __nv_bfloat16* gs = reinterpret_cast<const __nv_bfloat16*>(&gamma);
+  __nv_bfloat16* os = reinterpret_cast<__nv_bfloat16*>(&out);
+#pragma unroll
+  for (int i = 0; i < 8; ++i) os[i] = norm_element(xs[i], gs[i], r);
+  return out;
 }
 
 __device__ __forceinline__ float silu_mul(float g, float u) { return g / (1.0f + expf(-g)) * u; }
