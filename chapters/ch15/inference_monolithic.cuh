@@ -28,9 +28,9 @@
 inline constexpr int32_t kPdRequests = 32;
 inline constexpr double kPdMeanGapUs = 30;
 inline constexpr int kPdPromptMin = 128, kPdPromptMax = 1024, kPdOutputMin = 16, kPdOutputMax = 64;
-inline constexpr int kPdState = 256;        // floats per token row (one per thread)
-inline constexpr int kPrefillFma = 2048;    // dependent FMAs per thread per prompt token
-inline constexpr int kDecodeFma = 512;      // dependent FMAs per thread per output token
+inline constexpr int kPdState = 256;      // floats per token row (one per thread)
+inline constexpr int kPrefillFma = 2048;  // dependent FMAs per thread per prompt token
+inline constexpr int kDecodeFma = 512;    // dependent FMAs per thread per output token
 
 namespace inference_pd {
 
@@ -42,10 +42,8 @@ __device__ __forceinline__ unsigned long long globaltimer_ns() {
 
 // One thread spins until request r has arrived (window open + arrival); the stream orders r's prefill after it.
 __global__ void gate_arrival(const aisp::TraceRequest* __restrict__ trace, int r, const unsigned long long* open) {
-  const unsigned long long due =
-      *reinterpret_cast<const volatile unsigned long long*>(open) + 1000ull * trace[r].arrival_us;
-  while (globaltimer_ns() < due) {
-  }
+  const unsigned long long due = *reinterpret_cast<const volatile unsigned long long*>(open) + 1000ull * trace[r].arrival_us;
+  while (globaltimer_ns() < due) {}
 }
 
 // Block b = prompt token b of request r. The last block done stamps r's first token (TTFT).
@@ -110,8 +108,8 @@ class InferenceMonolithicBase : public aisp::Benchmark {
   void enqueue_request(aisp::Context& ctx, int r, cudaStream_t p, cudaStream_t d, cudaEvent_t ready) {
     const aisp::TraceRequest& req = trace_.requests[r];
     inference_pd::gate_arrival<<<1, 1, 0, p>>>(device_trace(), r, trace_.window_open_ns);
-    inference_pd::prefill<<<req.prompt_len, kPdState, 0, p>>>(device_trace(), r, ctx.buffer("x").as<const float>(),
-                                                              kv_, blocks_done_, trace_.completion_ns);
+    inference_pd::prefill<<<req.prompt_len, kPdState, 0, p>>>(device_trace(), r, ctx.buffer("x").as<const float>(), kv_,
+                                                              blocks_done_, trace_.completion_ns);
     if (ready) {
       AISP_CUDA_CHECK(cudaEventRecord(ready, p));
       AISP_CUDA_CHECK(cudaStreamWaitEvent(d, ready, 0));

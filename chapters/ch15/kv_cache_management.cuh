@@ -22,10 +22,10 @@
 #include "aisp/aisp.hpp"
 
 inline constexpr int kKvSeqs = 32, kKvSteps = 128, kKvBlock = 16;
-inline constexpr int kKvRow = 8 * 128 * 2;             // bf16 elements per token row (K and V of 8 heads)
-inline constexpr int kKvMaxTokens = 1024 + kKvSteps;   // the longest sequence
+inline constexpr int kKvRow = 8 * 128 * 2;            // bf16 elements per token row (K and V of 8 heads)
+inline constexpr int kKvMaxTokens = 1024 + kKvSteps;  // the longest sequence
 inline constexpr int kKvMaxBlocks = kKvMaxTokens / kKvBlock;
-inline constexpr int kKvRowVecs = kKvRow / 8;          // 16-byte vectors per row: 256
+inline constexpr int kKvRowVecs = kKvRow / 8;  // 16-byte vectors per row: 256
 
 // Prompt length of sequence b: a fixed spread over 64..1024 (the host knows its requests' prompts).
 constexpr int kv_prompt(int b) { return 64 + (b * 389 + 123) % 961; }

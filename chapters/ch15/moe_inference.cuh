@@ -144,7 +144,8 @@ __device__ __forceinline__ void expert_tile(const __nv_bfloat16* __restrict__ x,
     for (int ks = 0; ks < kBK / 16; ++ks) {
       uint32_t af[4][4], bf[2][4];
 #pragma unroll
-      for (int mi = 0; mi < 4; ++mi) ldmatrix_x4(af[mi], tA + Layout::at(warp_m * 64 + mi * 16 + lane % 16, ks * 2 + lane / 16));
+      for (int mi = 0; mi < 4; ++mi)
+        ldmatrix_x4(af[mi], tA + Layout::at(warp_m * 64 + mi * 16 + lane % 16, ks * 2 + lane / 16));
 #pragma unroll
       for (int nj = 0; nj < 2; ++nj)
         ldmatrix_x4(bf[nj], tB + Layout::at(warp_n * 32 + nj * 16 + lane % 8 + (lane / 16) * 8, ks * 2 + (lane / 8) % 2));
@@ -191,12 +192,12 @@ class MoeInferenceBase : public aisp::Benchmark {
  public:
   aisp::Workload workload() const override {
     aisp::Workload w;
-    w.params = {{"tokens", kMoeiTokens}, {"hidden", kMoeiHidden}, {"ffn", kMoeiFfn}, {"experts", kMoeiExperts},
-                {"topk", kMoeiTopk}};
+    w.params = {
+        {"tokens", kMoeiTokens}, {"hidden", kMoeiHidden}, {"ffn", kMoeiFfn}, {"experts", kMoeiExperts}, {"topk", kMoeiTopk}};
     w.precision = aisp::DType::bf16;
     // x, logits and all expert weights read once, y written once.
-    w.bytes = 2.0 * kMoeiTokens * kMoeiHidden + 4.0 * kMoeiTokens * kMoeiExperts +
-              2.0 * kMoeiExperts * kMoeiFfn * kMoeiHidden + 2.0 * kMoeiTokens * kMoeiFfn;
+    w.bytes = 2.0 * kMoeiTokens * kMoeiHidden + 4.0 * kMoeiTokens * kMoeiExperts + 2.0 * kMoeiExperts * kMoeiFfn * kMoeiHidden +
+              2.0 * kMoeiTokens * kMoeiFfn;
     w.flops = 2.0 * kMoeiTokens * kMoeiTopk * kMoeiFfn * kMoeiHidden;
     w.items = double(kMoeiTokens);
     w.item_unit = "tokens";

@@ -10,7 +10,9 @@
 // Why it is faster: a decode pass is bound by streaming W (64 MiB) from HBM, not by arithmetic; verifying 5
 // positions reads W once, like verifying 1 (5x the FMAs, still under the memory time). With acceptance
 // 0.8, a pass yields 3.36 tokens on average instead of 1.
-// Expected on H100: ~38 passes of ~27 us ~1.0 ms, ~3x over plain decode. Measured: see README.md.
+// Expected on H100: ~38 passes of ~27 us ~1.0 ms, ~3x over plain decode. Measured (H100 80GB HBM3, 2026-11-28,
+// docs/measurements/ch15_ch16_h100_20261128.md): 2.600 ms, 1.50x [1.46, 1.55] before the target pass read each query slice once
+// per 8 rows (it was shared-memory bound); the current code is not measured yet.
 #include "speculative_decoding.cuh"
 
 namespace {
@@ -76,7 +78,9 @@ __global__ void distill_argmax(const float* __restrict__ logits, int p0, int* __
 
 class SpeculativeDecode : public SpeculativeDecodingBase {
  public:
-  std::string technique() const override { return "speculative decoding: 4 draft tokens (acceptance 0.8) verified per target pass"; }
+  std::string technique() const override {
+    return "speculative decoding: 4 draft tokens (acceptance 0.8) verified per target pass";
+  }
   void run(aisp::Context& ctx) override {
     const int* prompt = ctx.buffer("prompt").as<const int>();
     const __nv_bfloat16* w = ctx.buffer("w").as<const __nv_bfloat16>();
@@ -84,8 +88,8 @@ class SpeculativeDecode : public SpeculativeDecodingBase {
     const int* draft = draft_;
     int* out = ctx.buffer("tokens").as<int>();
     void* args[] = {&prompt, &w, &e, &draft, &partial_, &out};
-    AISP_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(speculative_decode), grid_, kSpecThreads, args,
-                                                0, ctx.stream()));
+    AISP_CUDA_CHECK(
+        cudaLaunchCooperativeKernel(reinterpret_cast<void*>(speculative_decode), grid_, kSpecThreads, args, 0, ctx.stream()));
   }
 
  protected:
@@ -101,9 +105,9 @@ class SpeculativeDecode : public SpeculativeDecodingBase {
     const float one = 1.0f, zero = 0.0f;
     for (int p0 = 0; p0 < kSpecVocab; p0 += kChunk) {
       // Column-major: logits^T (V x C) = W (V x d, i.e. the row-major [V][d] transposed) * E_chunk^T (d x C).
-      AISP_CUBLAS_CHECK(cublasGemmEx(ctx.cublas(), CUBLAS_OP_T, CUBLAS_OP_N, kSpecVocab, kChunk, kSpecDim, &one, w,
-                                     CUDA_R_16BF, kSpecDim, e + int64_t(p0) * kSpecDim, CUDA_R_16BF, kSpecDim, &zero,
-                                     logits, CUDA_R_32F, kSpecVocab, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+      AISP_CUBLAS_CHECK(cublasGemmEx(ctx.cublas(), CUBLAS_OP_T, CUBLAS_OP_N, kSpecVocab, kChunk, kSpecDim, &one, w, CUDA_R_16BF,
+                                     kSpecDim, e + int64_t(p0) * kSpecDim, CUDA_R_16BF, kSpecDim, &zero, logits, CUDA_R_32F,
+                                     kSpecVocab, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
       distill_argmax<<<kChunk, 256, 0, ctx.stream()>>>(logits, p0, draft_);
       AISP_LAUNCH_CHECK();
     }

@@ -43,7 +43,9 @@ __device__ __forceinline__ unsigned long long pack(float logit, int token) {
   const unsigned ordered = (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
   return (static_cast<unsigned long long>(ordered) << 32) | (0xFFFFFFFFu - static_cast<unsigned>(token));
 }
-__device__ __forceinline__ int token_of(unsigned long long key) { return static_cast<int>(0xFFFFFFFFu - static_cast<unsigned>(key)); }
+__device__ __forceinline__ int token_of(unsigned long long key) {
+  return static_cast<int>(0xFFFFFFFFu - static_cast<unsigned>(key));
+}
 
 // Copies E[token] (bf16, 4 KiB) into q (shared memory), all threads of the block.
 __device__ __forceinline__ void load_query(const __nv_bfloat16* __restrict__ e, int token, __nv_bfloat16* q) {
@@ -91,7 +93,8 @@ __device__ void target_pass(const __nv_bfloat16* __restrict__ w, const __nv_bflo
 #pragma unroll
       for (int r = 0; r < kRowsPerWarp; ++r) {
         const int v = base + r * all_warps;
-        wv[r] = v < kSpecVocab ? __ldcs(reinterpret_cast<const uint4*>(w + int64_t(v) * kSpecDim + col)) : make_uint4(0, 0, 0, 0);
+        wv[r] =
+            v < kSpecVocab ? __ldcs(reinterpret_cast<const uint4*>(w + int64_t(v) * kSpecDim + col)) : make_uint4(0, 0, 0, 0);
       }
       uint4 qv[kQ];
 #pragma unroll
@@ -154,7 +157,10 @@ class SpeculativeDecodingBase : public aisp::Benchmark {
  public:
   aisp::Workload workload() const override {
     aisp::Workload w;
-    w.params = {{"vocab", kSpecVocab}, {"dim", kSpecDim}, {"tokens", kSpecTokens}, {"gamma", kSpecGamma},
+    w.params = {{"vocab", kSpecVocab},
+                {"dim", kSpecDim},
+                {"tokens", kSpecTokens},
+                {"gamma", kSpecGamma},
                 {"accept_pct", kSpecAcceptPct}};
     w.precision = aisp::DType::bf16;
     // A lower bound only (W and the used rows of E read at least once, the tokens written): how often W is

@@ -1,7 +1,8 @@
 // ch16 cudagraph_bucketing, baseline: eager decode (cudagraph_bucketing.cuh): every step's 17 kernels
 // launched one by one from the host, each with exactly the step's batch of blocks - what a framework
 // without graphs does. ~5.6 us of host time per launch on the lent H100 (ch12), more than each kernel's
-// GPU time: host-bound. Expected on H100: ~2.3 ms. Measured: see README.md.
+// GPU time: host-bound. Expected on H100: ~2.3 ms. Measured (H100 80GB HBM3, 2026-11-28,
+// docs/measurements/ch15_ch16_h100_20261128.md): 2.409 ms with the earlier matvec; the current code is not measured yet.
 #include "cudagraph_bucketing.cuh"
 
 class EagerDecode : public CudagraphBucketingBase {

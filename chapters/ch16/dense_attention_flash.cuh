@@ -21,7 +21,7 @@ inline aisp::Workload dense_attention_flash_workload() {
   const int64_t batch = 16, heads = 32, seq = 1024, dim = kAttnHeadDim;
   w.params = {{"batch", batch}, {"heads", heads}, {"seq", seq}, {"head_dim", dim}, {"causal", 1}};
   const double tokens = static_cast<double>(batch) * seq;
-  w.bytes = 4.0 * tokens * heads * dim * sizeof(__nv_bfloat16);  // Q, K, V read once, O written once
+  w.bytes = 4.0 * tokens * heads * dim * sizeof(__nv_bfloat16);                // Q, K, V read once, O written once
   w.flops = 4.0 * batch * heads * static_cast<double>(seq) * seq * dim * 0.5;  // causal: half of 4 B H S^2 D
   w.items = tokens;
   w.item_unit = "tokens";

@@ -8,7 +8,9 @@
 // Why it is faster: 24 graph launches instead of 408 kernel launches; the driver laid out each step's 17
 // launches at instantiation and the GPU walks them with short inter-kernel gaps. The price: padded grids
 // (at most 2x the blocks, all idle) and six graphs' memory.
-// Expected on H100: ~1.2 ms, ~1.9x over eager. Measured: see README.md.
+// Expected on H100: ~1.2 ms, ~1.9x over eager. Measured (H100 80GB HBM3, 2026-11-28,
+// docs/measurements/ch15_ch16_h100_20261128.md): 2.002 ms, 1.20x [1.16, 1.24] with the earlier GPU-bound matvec; the current
+// code is not measured yet.
 #include <array>
 
 #include "../ch12/graph_splice.cuh"

@@ -9,7 +9,9 @@
 // pointers, device alpha, else an unscaled GEMM followed by a rescale kernel over Y (117 MB read + written).
 // Why it is faster: Hopper's dense FP8 tensor-core rate is twice BF16's (~1979 vs ~989 TFLOP/s peak) and
 // the operands are half the bytes; quantizing X costs one read of 32 MiB and a write of 16 MiB (~25 us).
-// Expected on H100: ~0.4 ms, ~1.6x over BF16. Measured: see README.md.
+// Expected on H100: ~0.4 ms, ~1.6x over BF16. Measured (H100 80GB HBM3, 2026-11-28,
+// docs/measurements/ch15_ch16_h100_20261128.md): 454.6 us, 1.30x [1.27, 1.32] on the rescale-kernel fallback (scale pointers
+// refused); the device-alpha path is not measured yet.
 #include <cstdio>
 
 #include "fp8_linear.cuh"
@@ -148,8 +150,8 @@ class OptimizedFp8Linear : public Fp8LinearBase {
     gemm_.run(ctx.stream(), x8_, w8_, ctx.buffer("y").data);
     if (scaling_ == Scaling::rescale_kernel) {
       const int64_t mn = ctx.param("m") * ctx.param("n");
-      rescale_bf16<<<static_cast<unsigned>((mn / 2 + 255) / 256), 256, 0, ctx.stream()>>>(
-          ctx.buffer("y").as<__nv_bfloat16>(), dequant_, mn);
+      rescale_bf16<<<static_cast<unsigned>((mn / 2 + 255) / 256), 256, 0, ctx.stream()>>>(ctx.buffer("y").as<__nv_bfloat16>(),
+                                                                                          dequant_, mn);
       AISP_LAUNCH_CHECK();
     }
   }
@@ -178,18 +180,20 @@ class OptimizedFp8Linear : public Fp8LinearBase {
     if (alpha_gemm_.plan_and_probe(ctx.stream(), m, n, k, workspace_, kFp8LinearWorkspace, x8_, w8_, ctx.buffer("y").data,
                                    dequant_ + 2, dequant_ + 3)) {
       scaling_ = Scaling::device_alpha;
-      std::fprintf(stderr, "[fp8_linear] scale pointers refused by this cuBLASLt: alpha = dequant_x * dequant_w in device memory\n");
+      std::fprintf(stderr,
+                   "[fp8_linear] scale pointers refused by this cuBLASLt: alpha = dequant_x * dequant_w in device memory\n");
       return;
     }
     gemm_.plan(m, n, k, {CUDA_R_8F_E4M3, CUDA_R_16BF, CUBLAS_COMPUTE_32F}, workspace_, kFp8LinearWorkspace);
     scaling_ = Scaling::rescale_kernel;
-    std::fprintf(stderr, "[fp8_linear] scale pointers and device alpha refused by this cuBLASLt: scales applied by rescale_bf16\n");
+    std::fprintf(stderr,
+                 "[fp8_linear] scale pointers and device alpha refused by this cuBLASLt: scales applied by rescale_bf16\n");
   }
 
  private:
   // amax then quantize, on stream s; `amax` is a device word reset here first.
-  static void quantize(cudaStream_t s, const __nv_bfloat16* x, int64_t n, unsigned* amax, __nv_fp8_e4m3* q,
-                       float* dequant, int sm_count, const float* other, float* alpha) {
+  static void quantize(cudaStream_t s, const __nv_bfloat16* x, int64_t n, unsigned* amax, __nv_fp8_e4m3* q, float* dequant,
+                       int sm_count, const float* other, float* alpha) {
     AISP_CUDA_CHECK(cudaMemsetAsync(amax, 0, sizeof(unsigned), s));
     abs_max_bf16<<<4 * sm_count, 512, 0, s>>>(x, amax, n);
     AISP_LAUNCH_CHECK();

@@ -10,19 +10,20 @@
 // Why it is faster: the layer is memory bound (4 FLOPs per weight byte at BF16), and int8 halves the bytes
 // of W: 58.7 MB instead of 117 MB. Work per weight (~7 instructions) stays under the SM's issue rate at
 // HBM speed (12.8 B/clk/SM at 3.35 TB/s), so the halved traffic turns into time.
-// Expected on H100: ~25 us, ~1.7x over cuBLAS BF16. Measured: see README.md.
+// Expected on H100: ~25 us, ~1.7x over cuBLAS BF16. Measured (H100 80GB HBM3, 2026-11-28,
+// docs/measurements/ch15_ch16_h100_20261128.md): 32.4 us (1.81 TB/s of int8 W), 1.37x [1.35, 1.40].
 #include "int8_weight_only.cuh"
 
 namespace {
 
-constexpr int kRows = 4;     // output rows per warp
-constexpr int kTokens = 4;   // M, fixed by the pair
-constexpr int kWarps = 8;    // per block
-constexpr int kChunk = 16;   // int8 weights per lane per step (one 16-byte load per row)
+constexpr int kRows = 4;    // output rows per warp
+constexpr int kTokens = 4;  // M, fixed by the pair
+constexpr int kWarps = 8;   // per block
+constexpr int kChunk = 16;  // int8 weights per lane per step (one 16-byte load per row)
 
 // One warp per row: scale = amax/127, q = rint(w / scale) in [-127, 127]. Static weights, setup() only.
-__global__ void quantize_rows_int8(const __nv_bfloat16* __restrict__ w, int8_t* __restrict__ q,
-                                   float* __restrict__ scale, int n, int k) {
+__global__ void quantize_rows_int8(const __nv_bfloat16* __restrict__ w, int8_t* __restrict__ q, float* __restrict__ scale,
+                                   int n, int k) {
   const int row = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32, lane = threadIdx.x % 32;
   if (row >= n) return;
   const __nv_bfloat16* r = w + static_cast<int64_t>(row) * k;
@@ -32,7 +33,8 @@ __global__ void quantize_rows_int8(const __nv_bfloat16* __restrict__ w, int8_t* 
   const float s = amax > 0 ? amax / 127.0f : 1.0f;
   if (lane == 0) scale[row] = s;
   for (int i = lane; i < k; i += 32)
-    q[static_cast<int64_t>(row) * k + i] = static_cast<int8_t>(fmaxf(-127.0f, fminf(127.0f, rintf(__bfloat162float(r[i]) / s))));
+    q[static_cast<int64_t>(row) * k + i] =
+        static_cast<int8_t>(fmaxf(-127.0f, fminf(127.0f, rintf(__bfloat162float(r[i]) / s))));
 }
 
 // The 4 signed bytes of `word` as exact floats: byte b (biased by ^0x80 to 0..255) is placed in the low

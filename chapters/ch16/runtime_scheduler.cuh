@@ -133,9 +133,8 @@ class RuntimeSchedulerBase : public aisp::Benchmark {
   void serve(aisp::Context& ctx) {
     AISP_CUDA_CHECK(cudaMemsetAsync(flags_, 0, (kSchedRequests + 1) * sizeof(int), ctx.stream()));
     runtime_scheduler::serve_queue<kPolicy><<<kSchedSlots, kSchedState, 0, ctx.stream()>>>(
-        static_cast<const aisp::TraceRequest*>(trace_.device.data), trace_.window_open_ns,
-        ctx.buffer("x").as<const float>(), ctx.buffer("y").as<float>(), flags_, flags_ + kSchedRequests,
-        trace_.completion_ns);
+        static_cast<const aisp::TraceRequest*>(trace_.device.data), trace_.window_open_ns, ctx.buffer("x").as<const float>(),
+        ctx.buffer("y").as<float>(), flags_, flags_ + kSchedRequests, trace_.completion_ns);
     AISP_LAUNCH_CHECK();
   }
   aisp::RequestTrace trace_;
