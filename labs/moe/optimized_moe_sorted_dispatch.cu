@@ -8,7 +8,7 @@
 // Why it is faster: 16 scans of every assignment, 16 gathers and 16 scatters become one routing pass and
 // one copy; the expert outputs stay where the GEMM wrote them (the combine indexes them by slot).
 // What it leaves: 16 GEMM launches of ~32 busy CTAs each on 132 SMs: partial waves, ramps and tails.
-// Expected on Hopper: ~0.42 ms (the GEMM loop) vs ~0.5 ms: ~1.2x. Measured: not measured yet.
+// Expected on Hopper: ~0.7 ms (the GEMM loop) vs ~0.8 ms: ~1.1x. Measured: not measured yet.
 #include "moe.cuh"
 
 namespace {
