@@ -5,7 +5,8 @@
 // Why it is slow: one layer on one micro-batch is 32 CTAs, a quarter of the GPU; nothing else runs beside
 // it, so three quarters of the SMs idle for the whole forward pass (and every kernel pays its own ramp and
 // tail on the critical path).
-// Expected on Hopper: 64 x ~10 us = ~0.6-0.7 ms. Measured: not measured yet.
+// Expected on Hopper: 64 x ~10 us = ~0.6-0.7 ms.
+// Measured (H100 SXM, harness cold mode, 2026-11-28, 14 checks passed): 2.516 ms, ~39 us per layer kernel.
 #include "pipeline_parallelism.cuh"
 
 namespace {

@@ -4,7 +4,9 @@
 // right away (zero row, completion stamped), so it never enters a queue.
 // Why it is faster: workers spend their time only on requests that will be served, so queues stay as short
 // as the admission rule intends; rejected requests get their answer in microseconds.
-// Expected on Hopper: p99 several times lower than late rejection. Measured: not measured yet.
+// Expected on Hopper: p99 several times lower than late rejection.
+// Measured (H100 SXM, harness cold mode, 2026-11-28, 19 checks passed): p99 111.3 us against 134.5 us: 1.21x lower (less than
+// expected: the trace's overload builds up only over its last ~100 us, so few requests queue long).
 #include "early_rejection.cuh"
 
 namespace {

@@ -8,7 +8,8 @@
 // only a fraction of the HBM bandwidth (its load queue and L1 bound the bytes it keeps in flight), and the
 // step is nothing but a read of 537 MB.
 // Expected on Hopper: a few hundred GB/s per busy SM: ~1-1.5 TB/s, ~0.4-0.5 ms.
-// Measured: not measured yet.
+// Measured (H100 SXM, harness cold mode, 2026-11-28, 14 checks passed): 282.5 us, 1.90 TB/s - the 16-warp CTAs
+// keep more in flight per SM than expected, but 100 SMs still idle.
 #include "flash_decoding.cuh"
 
 namespace {

@@ -9,7 +9,8 @@
 // ~1 MB of traffic against 537 MB.
 // Expected on Hopper: memory bound at ~80-90% of the 3.35 TB/s HBM (FlashInfer reaches ~83% at 32k):
 // ~0.19-0.2 ms, 2-3x the single pass.
-// Measured: not measured yet.
+// Measured (H100 SXM, harness cold mode, 2026-11-28, 19 checks passed): 192.5 us, 2.79 TB/s = 83% of the
+// 3.35 TB/s peak and 88% of the 3177 GB/s read bandwidth measured on this GPU (aisp hw); 1.47x.
 #include "flash_decoding.cuh"
 
 namespace {

@@ -6,7 +6,8 @@
 // Why it is faster: the rotated K never goes to HBM and back (6 instead of 8 tensor-sized transfers:
 // 101 MB instead of 134 MB), and one launch instead of two.
 // Expected on Hopper: ~0.75x the baseline's bytes: ~38 us, ~1.3x.
-// Measured: not measured yet.
+// Measured (H100 SXM, harness cold mode, 2026-11-28, 19 checks passed): 33.4 us, 1.42x (3.0 TB/s on the 101 MB it
+// moves).
 #include "rope_q_cache.cuh"
 
 namespace {

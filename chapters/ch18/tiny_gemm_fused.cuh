@@ -7,11 +7,14 @@
 // ridge), so a decode step is bound by bytes and by how many kernels it launches.
 //   baseline_tiny_gemm_fused.cu   vLLM's unfused decode path: rms_norm kernel (xn in bf16), one merged
 //                                 gate_up GEMM (cuBLAS, fp32 out), silu_and_mul kernel: 3 launches
-//   optimized_tiny_gemm_fused.cu  one persistent kernel: every CTA normalizes the 8 rows into shared memory
-//                                 (64 KB, from L2), then each warp streams gate row n and up row n with
-//                                 16-byte loads and writes h[:, n] = silu(g) * u from registers
-// Both normalize with the same code (rms_row below: same summation order, same rounding: identical xn);
-// the GEMM's fp32 sums differ in order (cuBLAS vs a warp reduction), so h can round one bf16 ulp apart.
+//   optimized_tiny_gemm_fused.cu  one kernel: every CTA normalizes the 8 rows into shared memory (64 KB,
+//                                 from L2), then its warps stream 16 gate rows and the same 16 up rows
+//                                 each into mma.sync (bf16 in, fp32 accumulate; the 8 tokens are the
+//                                 instruction's n = 8) and write h = silu(g) * u from the accumulators
+// Both normalize with the same code (rms_inverse and norm_chunk below: same summation order, same
+// rounding: identical xn);
+// the GEMM's fp32 sums differ in order (cuBLAS vs mma.sync over permuted K slices), so h can round one
+// bf16 ulp apart.
 #pragma once
 #include <cuda_bf16.h>
 
@@ -96,7 +99,7 @@ class TinyGemmFusedBase : public aisp::Benchmark {
   // default. Dropping or mis-indexing one weight row changes |h| by ~0.5 there: far outside.
   aisp::Tolerance tolerance() const override {
     return aisp::Tolerance::loosened(1e-2, 1e-5,
-                                     "fp32 GEMM summation order (cuBLAS vs warp reduction) then bf16 rounding of h: "
+                                     "fp32 GEMM summation order (cuBLAS vs mma.sync) then bf16 rounding of h: "
                                      "one bf16 ulp, <= 2^-7 relative");
   }
 
