@@ -14,10 +14,12 @@
 //  4. up_project: o_h[d] = sum_j o_lat_h[j] w_uv_h[j][d] (w_uv read once, coalesced; 8 groups of threads
 //     over j), o in bf16.
 // Why it is faster: 1 KB per cached token instead of 8 KB: 16.8 MB per step instead of 134 MB (plus 4 MB
-// of partials written and read). The price is arithmetic (16 heads x 512 dims per row instead of 128):
-// ~1 GFLOP of fp32 FMAs on CUDA cores, about the time of the 16.8 MB read; FlashMLA moves it onto tensor
-// cores.
-// Expected on Hopper: ~20-30 us against the baseline's ~55-70 us: ~2x.
+// of partials written and read). The price is arithmetic: 16 heads x 512 dims per row for scores and for
+// the weighted sum, 32 kFLOP per cached token against the baseline's 8 kFLOP, ~0.54 GFLOP per step on CUDA
+// cores (with the bf16 conversions, shuffles and softmax around the FMAs, ~1200 warp instructions per
+// token). That makes this kernel compute-bound at ~20-40 us; FlashMLA moves the two products onto tensor
+// cores (mma with M = 16 heads), which is the next step for this pair.
+// Expected on Hopper: ~30-45 us in all against the baseline's ~50 us: a modest win, not the 8x of bytes.
 // Measured (H100 SXM, harness cold mode, 2026-11-28, first version): 116.9 us against 69.2 us, SLOWER
 // (0.59x), all 19 checks passed. Steps 3 and 4 were then one thread per output looping serially over 132
 // partials / 512 latent rows: latency-bound, tens of microseconds each. Rewritten as above (8 groups per
