@@ -3,8 +3,8 @@
 // Technique: speculate<6>: 7 queries per pass; (1 - 0.8^7) / 0.2 = 3.95 tokens per pass expected, only 18%
 // more than gamma 4, while a pass does 7/5 the FMAs and shared-memory query reads and keeps 56 sums per lane
 // in registers: ptxas (CUDA 13.0, sm_90a) puts the kernel at the 128-register cap of 2 blocks per SM and
-// spills 348 bytes, which gamma 4 does not. With acceptance 0.8 each extra draft token is worth
-// 0.8^(gamma+1) tokens: 0.26 at gamma 5, 0.21 at gamma 6.
+// spills 348 bytes, which gamma 4 does not. With acceptance 0.8 the gamma-th draft token adds
+// 0.8^gamma tokens per pass: 0.41 at gamma 4, 0.33 at gamma 5, 0.26 at gamma 6.
 // Expected on Hopper: ~33 passes, each dearer than gamma 4's (FMAs, query reads, spills): about gamma 4's
 // time, the knee of the curve. Measured: not measured yet.
 #include "speculative_decode.cuh"
