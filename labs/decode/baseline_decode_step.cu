@@ -25,8 +25,8 @@ class BaselineDecodeStep : public UnfusedStepBase {
     before_attention(ctx);
     naive_paged_attention<<<kBatch * kHeads, kNaiveWarps * 32, 0, ctx.stream()>>>(
         act_.q, ctx.buffer("kv_new").as<const __nv_bfloat16>(), ctx.buffer("k_pool").as<const __nv_bfloat16>(),
-        ctx.buffer("v_pool").as<const __nv_bfloat16>(), ctx.buffer("block_table").as<const int32_t>(),
-        ctx.param("context"), ch18::q_scale_log2(), act_.o);
+        ctx.buffer("v_pool").as<const __nv_bfloat16>(), ctx.buffer("block_table").as<const int32_t>(), ctx.param("context"),
+        ch18::q_scale_log2(), act_.o);
     AISP_LAUNCH_CHECK();
     after_attention(ctx);
   }

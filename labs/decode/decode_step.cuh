@@ -109,16 +109,16 @@ class DecodeStepBase : public aisp::Benchmark {
   aisp::Workload workload() const override {
     const int64_t len = context();
     aisp::Workload w;
-    w.params = {{"batch", kBatch}, {"heads", kHeads}, {"hidden", kHidden}, {"intermediate", kInter},
+    w.params = {{"batch", kBatch}, {"heads", kHeads},      {"hidden", kHidden}, {"intermediate", kInter},
                 {"context", len},  {"head_dim", ch18::kD}, {"block", kBlock}};
     w.precision = aisp::DType::bf16;
-    const double weights = 3.0 * kHidden * kHidden + double(kHidden) * kHidden + 2.0 * kInter * kHidden +
-                           double(kHidden) * kInter;  // elements
+    const double weights =
+        3.0 * kHidden * kHidden + double(kHidden) * kHidden + 2.0 * kInter * kHidden + double(kHidden) * kInter;  // elements
     const double cache = 2.0 * kBatch * kHeads * double(len) * ch18::kD;  // K and V elements
     // Minimum traffic: every weight and cached K/V element read once (bf16), the block table, x and the
     // norms' gammas read, y and kv_new written.
-    w.bytes = 2.0 * (weights + cache) + 4.0 * kBatch * (len / kBlock) + 2.0 * 2 * kHidden +
-              2.0 * kBatch * kHidden * (1 + 1 + 2);
+    w.bytes =
+        2.0 * (weights + cache) + 4.0 * kBatch * (len / kBlock) + 2.0 * 2 * kHidden + 2.0 * kBatch * kHidden * (1 + 1 + 2);
     w.flops = 2.0 * kBatch * weights + 4.0 * kBatch * kHeads * double(len + 1) * ch18::kD;
     w.items = kBatch;  // one new token per sequence
     w.item_unit = "tokens";
@@ -140,8 +140,7 @@ class DecodeStepBase : public aisp::Benchmark {
     ctx.input("w_gate_up", aisp::DType::bf16, {2 * kInter, kHidden}, aisp::Fill::uniform(-a_h, a_h), aisp::Role::static_);
     ctx.input("w_down", aisp::DType::bf16, {kHidden, kInter}, aisp::Fill::uniform(-a_i, a_i), aisp::Role::static_);
     for (const char* name : {"k_pool", "v_pool"})
-      ctx.input(name, aisp::DType::bf16, {blocks, kHeads, kBlock, ch18::kD}, aisp::Fill::normal(0, 1),
-                aisp::Role::static_);
+      ctx.input(name, aisp::DType::bf16, {blocks, kHeads, kBlock, ch18::kD}, aisp::Fill::normal(0, 1), aisp::Role::static_);
     ctx.input("block_table", aisp::DType::i32, {kBatch, len / kBlock}, aisp::Fill::custom(paged_attn::permutation_fill),
               aisp::Role::static_);
     ctx.output("y", aisp::DType::bf16, {kBatch, kHidden});

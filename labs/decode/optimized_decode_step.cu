@@ -75,7 +75,8 @@ __device__ __forceinline__ void stage_rows(const __nv_bfloat16* __restrict__ src
 
 // Every warp normalizes token rows warp, warp + W, ... into shared memory.
 template <class T>
-__device__ __forceinline__ void stage_normalized(const T* __restrict__ src, const __nv_bfloat16* __restrict__ gamma, uint4* xs) {
+__device__ __forceinline__ void stage_normalized(const T* __restrict__ src, const __nv_bfloat16* __restrict__ gamma,
+                                                 uint4* xs) {
   __nv_bfloat16* xn = reinterpret_cast<__nv_bfloat16*>(xs);
   for (int m = threadIdx.x / 32; m < kBatch; m += blockDim.x / 32)
     rms_norm_row(src + int64_t(m) * kHidden, gamma, kHidden, xn + int64_t(m) * kHidden);
@@ -141,8 +142,8 @@ __global__ void __launch_bounds__(kWarps * 32)
 }
 
 __global__ void __launch_bounds__(kDownWarps * 32)
-    fused_down_residual(const __nv_bfloat16* __restrict__ a, const float* __restrict__ h1,
-                        const __nv_bfloat16* __restrict__ w, __nv_bfloat16* __restrict__ y) {
+    fused_down_residual(const __nv_bfloat16* __restrict__ a, const float* __restrict__ h1, const __nv_bfloat16* __restrict__ w,
+                        __nv_bfloat16* __restrict__ y) {
   extern __shared__ uint4 xs[];
   stage_rows<kInter>(a, xs);
   const int lane = threadIdx.x % 32;
@@ -181,8 +182,8 @@ class OptimizedDecodeStep : public DecodeStepBase {
         x, ctx.buffer("gamma1").as<const __nv_bfloat16>(), ctx.buffer("w_qkv").as<const __nv_bfloat16>(), act_.q, kv_new);
     AISP_LAUNCH_CHECK();
     attention_.launch(ctx, act_.q, kv_new, act_.o);
-    fused_o_residual<<<grid_o_, kWarps * 32, kSmemHidden, ctx.stream()>>>(
-        act_.o, x, ctx.buffer("w_o").as<const __nv_bfloat16>(), act_.h1);
+    fused_o_residual<<<grid_o_, kWarps * 32, kSmemHidden, ctx.stream()>>>(act_.o, x,
+                                                                          ctx.buffer("w_o").as<const __nv_bfloat16>(), act_.h1);
     AISP_LAUNCH_CHECK();
     fused_norm_gate_up<<<grid_gate_up_, kWarps * 32, kSmemHidden, ctx.stream()>>>(
         act_.h1, ctx.buffer("gamma2").as<const __nv_bfloat16>(), ctx.buffer("w_gate_up").as<const __nv_bfloat16>(), act_.a);

@@ -27,7 +27,8 @@ __global__ void split_qkv(const float* __restrict__ qkv, __nv_bfloat16* __restri
 }
 
 // h1 = x + attn (fp32 residual stream).
-__global__ void residual_attention(const __nv_bfloat16* __restrict__ x, const float* __restrict__ attn, float* __restrict__ h1) {
+__global__ void residual_attention(const __nv_bfloat16* __restrict__ x, const float* __restrict__ attn,
+                                   float* __restrict__ h1) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < kBatch * kHidden) h1[i] = __bfloat162float(x[i]) + attn[i];
 }

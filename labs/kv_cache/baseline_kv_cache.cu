@@ -13,9 +13,9 @@ namespace {
 using namespace kv_lab;
 
 // Projection with a bf16 epilogue: 32 tokens x 128 dims of group g, 16 bytes (8 dims) per store.
-__global__ void __launch_bounds__(128) project_bf16(const __nv_bfloat16* __restrict__ x, const __nv_bfloat16* __restrict__ w,
-                                                    const int32_t* __restrict__ table, int64_t len,
-                                                    __nv_bfloat16* __restrict__ pool) {
+__global__ void __launch_bounds__(128)
+    project_bf16(const __nv_bfloat16* __restrict__ x, const __nv_bfloat16* __restrict__ w, const int32_t* __restrict__ table,
+                 int64_t len, __nv_bfloat16* __restrict__ pool) {
   __shared__ float acc[kTileT][kAccLd];
   const int64_t t0 = int64_t(blockIdx.x) * kTileT;
   const int g = blockIdx.y;

@@ -37,8 +37,8 @@ using kv_fp8::kHeads;  // 8 KV heads
 using kv_fp8::kModel;  // 128: the layer input's width
 using kv_fp8::kTileT;  // 32 tokens per projection CTA
 constexpr int kBatch = 4;
-constexpr int kBlock = 16;  // tokens per page (and per scale)
-constexpr int kGroups = 2 * kHeads;  // column groups of the projection: g = kv * 8 + head
+constexpr int kBlock = 16;                                             // tokens per page (and per scale)
+constexpr int kGroups = 2 * kHeads;                                    // column groups of the projection: g = kv * 8 + head
 constexpr int64_t kBlockElems = int64_t{kGroups} * kBlock * ch18::kD;  // 32768 elements per page
 static_assert(kv_fp8::kBlock == kBlock && paged_attn::kBlock == kBlock, "one block size for pages and scales");
 
@@ -59,9 +59,9 @@ __device__ __forceinline__ void tile_pages(const int32_t* __restrict__ table, in
 // Split-KV decode attention over the pages of one sequence, any page format: grid (splits, batch x heads),
 // 128 threads. The split's slice of the block table is staged in shared memory first (ch18's paged kernel).
 template <class Loader>
-__global__ void __launch_bounds__(128) paged_attend(const __nv_bfloat16* __restrict__ q, Loader load,
-                                                    const int32_t* __restrict__ table, int64_t len, float q_scale,
-                                                    int splits, ch18::Partials part) {
+__global__ void __launch_bounds__(128)
+    paged_attend(const __nv_bfloat16* __restrict__ q, Loader load, const int32_t* __restrict__ table, int64_t len,
+                 float q_scale, int splits, ch18::Partials part) {
   __shared__ int32_t s_table[paged_attn::kMaxBlocksPerSplit];
   const int64_t row = blockIdx.y, seq = row / kHeads;
   int64_t begin, end;
@@ -104,8 +104,8 @@ class KvCacheLabBase : public aisp::Benchmark {
   aisp::Workload workload() const override {
     const int64_t len = context(), tokens = kBatch * len;
     aisp::Workload w;
-    w.params = {{"batch", kBatch}, {"context", len}, {"heads", kHeads}, {"model", kModel}, {"head_dim", ch18::kD},
-                {"block", kBlock}};
+    w.params = {{"batch", kBatch}, {"context", len},       {"heads", kHeads},
+                {"model", kModel}, {"head_dim", ch18::kD}, {"block", kBlock}};
     w.precision = aisp::DType::fp8_e4m3;  // the pair allows an 8-bit cache
     // Minimum traffic in the pair's cheapest format: x and w read, the 8-bit cache (+ scales) written once and
     // read once, the block table, q read, o written.

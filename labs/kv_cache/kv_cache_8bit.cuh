@@ -44,9 +44,9 @@ struct Int8 {
 // Projection + quantizing epilogue: grid (32-token tiles, 16 column groups), 128 threads. Thread t covers,
 // in each of the tile's two pages, token t / 8 and dims (t % 8) * 16 .. +16 (ch18 kv_cache_fp8's mapping).
 template <class Format>
-__global__ void __launch_bounds__(128) project_8bit(const __nv_bfloat16* __restrict__ x, const __nv_bfloat16* __restrict__ w,
-                                                    const int32_t* __restrict__ table, int64_t len, uint8_t* __restrict__ pool,
-                                                    float* __restrict__ scales) {
+__global__ void __launch_bounds__(128)
+    project_8bit(const __nv_bfloat16* __restrict__ x, const __nv_bfloat16* __restrict__ w, const int32_t* __restrict__ table,
+                 int64_t len, uint8_t* __restrict__ pool, float* __restrict__ scales) {
   __shared__ float acc[kTileT][kAccLd];
   __shared__ float red[2][4];
   const int64_t t0 = int64_t(blockIdx.x) * kTileT;

@@ -122,8 +122,8 @@ class SpecLabBase : public aisp::Benchmark {
     const int* draft = draft_;
     int* out = ctx.buffer("tokens").as<int>();
     void* args[] = {&prompt, &w, &e, &draft, &partial_, &out};
-    AISP_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(speculate<kGamma>), grid_, kSpecThreads, args, 0,
-                                                ctx.stream()));
+    AISP_CUDA_CHECK(
+        cudaLaunchCooperativeKernel(reinterpret_cast<void*>(speculate<kGamma>), grid_, kSpecThreads, args, 0, ctx.stream()));
   }
 
   template <int kGamma>
@@ -133,8 +133,8 @@ class SpecLabBase : public aisp::Benchmark {
     AISP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, speculate<kGamma>, kSpecThreads, 0));
     if (fit < 1) throw std::runtime_error("labs/speculative_decode: the kernel cannot run one block per SM");
     grid_ = ctx.device().sm_count * (fit < 2 ? fit : 2);
-    partial_ = static_cast<unsigned long long*>(
-        ctx.scratch("partial", 2 * size_t(grid_) * (kGamma + 1) * sizeof(unsigned long long)));
+    partial_ =
+        static_cast<unsigned long long*>(ctx.scratch("partial", 2 * size_t(grid_) * (kGamma + 1) * sizeof(unsigned long long)));
     draft_ = static_cast<int*>(ctx.scratch("draft", kSpecVocab * sizeof(int)));
     if (kGamma > 0) distill(ctx);
   }
