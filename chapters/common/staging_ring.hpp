@@ -160,7 +160,12 @@ class StagedUploader {
       filled[c] = pool_.submit([&fill, slot, off, len] { fill(slot, off, len); });
     };
     try {
-      for (size_t c = 0; c < std::min(chunks, nslots); ++c) start_fill(c);
+      // A slot's DMA from the previous upload() may still be in flight (upload returns once the copies are
+      // queued): wait for it before refilling. Already complete when a caller synchronized in between.
+      for (size_t c = 0; c < std::min(chunks, nslots); ++c) {
+        AISP_CUDA_CHECK(cudaEventSynchronize(drained_[c]));
+        start_fill(c);
+      }
       for (size_t c = 0; c < chunks; ++c) {
         const size_t slot = c % nslots, off = c * chunk, len = std::min(chunk, bytes - off);
         filled[c].get();  // chunk c is in its slot (rethrows a failed fill)
