@@ -9,6 +9,7 @@
 // through the driver's pinned bounce buffers (a second CPU memcpy), and the GPU idles through all of it.
 // Expected on Hopper: ~15-25 ms per 16 MiB slice, host dependent (one core's page-cache copy, normalize
 // loop and pageable-copy speed set it); the model step itself is a few microseconds per batch.
+// Measured (H100 80GB HBM3 VM, 2026-11-28, closing call B): 10.9 ms per slice.
 // Timing: run() first waits for the harness stream (open_host_window), so host work is inside the window.
 #include <cstdlib>
 #include <cstring>

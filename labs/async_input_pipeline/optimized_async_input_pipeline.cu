@@ -8,6 +8,8 @@
 // on four cores at once, and the copy engine always has a chunk queued.
 // Expected on Hopper: ~1-1.5 ms per slice (about 16 MiB / (4 cores' read rate) plus a chunk's DMA), ~2-3x
 // over step 2 and ~15x over the baseline, host dependent (the cores' copy speed out of the page cache).
+// Measured (H100 80GB HBM3 VM, 2026-11-28): 1.17 ms, 9.33x [8.46, 9.67] over the baseline (14 GB/s from the
+// page cache to the GPU).
 #include <memory>
 
 #include "../../chapters/common/staging_ring.hpp"
