@@ -6,6 +6,7 @@
 #   PART=b on nvidia-h100-x1: the new inference chapters ch15-ch18 and labs (H100 expectations recorded;
 #          .carry/targets_b.txt, at most TIME_LIMIT_S (5) seconds of timing per target),
 #          then the Python validity fixtures and the parity pair (tests/e2e/gpu_python_pairs.sh).
+#   PART=suites SUITES="c py": one run per .carry/targets_<tag>.txt (the later calls of the session).
 # Everything comes back as $OUT/closing.tgz plus $OUT/summary.txt (the device tool returns 8 files at most).
 set -u
 tar xzf .carry/build.tgz || exit 1
@@ -28,7 +29,7 @@ if [ "${PART:-a}" = a ]; then
   # from `aisp bench list-targets`, Python pairs left out: they run in PART=b).
   CUDA_VISIBLE_DEVICES=0 suite h200 ${SUITE_LIMIT_S:-330} --suite-timeout $(( ${SUITE_LIMIT_S:-330} - 40 )) \
     -t $(cat .carry/targets_a.txt)
-else
+elif [ "${PART}" = b ]; then
   # The C++ targets of ch15-ch18 and the new labs (.carry/targets_b.txt, written like targets_a.txt).
   suite h100 ${SUITE_LIMIT_S:-330} --suite-timeout $(( ${SUITE_LIMIT_S:-330} - 40 )) --time-limit ${TIME_LIMIT_S:-5} \
     -t $(cat .carry/targets_b.txt)
@@ -36,6 +37,13 @@ else
   AISP_E2E_KEEP="$work/py" AISP_E2E_ITERATIONS=20 AISP_E2E_TARGETS="${PY_TARGETS:-validity_python ch09:cublas_parity}" \
     timeout ${PY_LIMIT_S:-200} bash tests/e2e/gpu_python_pairs.sh build/aisp > "$work/python_pairs.txt" 2>&1
   echo "python rc=$? wall_s=$SECONDS" >> "$s"; grep -E "FAIL|PARITY|MEMORY|exit code" "$work/python_pairs.txt" | head -30 >> "$s"
+else
+  # PART=suites: one bench run per tag in $SUITES over .carry/targets_<tag>.txt, each limited to
+  # LIMIT_<tag> seconds (default 200), expectations recorded.
+  for tag in ${SUITES:?}; do
+    lim_var="LIMIT_$tag"; lim=${!lim_var:-200}
+    suite "$tag" "$lim" --suite-timeout $(( lim - 30 )) --time-limit ${TIME_LIMIT_S:-5} -t $(cat ".carry/targets_$tag.txt")
+  done
 fi
 written=$(find chapters labs -name 'expectations_*.json' -newer "$work/start.stamp")
 echo "expectation files written: $written" >> "$s"
