@@ -8,8 +8,9 @@
 // Why it is slow: a prefill (8-32 us) sits inside an iteration, so every running request of that engine
 // waits for it before its next token; at this load ~1/3 of an engine's time goes to prefills, stretching
 // every decode by about as much.
-// Expected on Hopper: p99 end-to-end ~1.3 ms.
-// Measured (H100 SXM, harness cold mode, 2026-11-28, first regime, see prefill_decode_disagg.cuh): p99 935 us.
+// Expected on Hopper: p99 end-to-end ~1.35 ms (decode steps now ~9 us at any batch).
+// Measured (H100 SXM, harness cold mode, 2026-11-28, see prefill_decode_disagg.cuh): first regime p99 935 us;
+// second (step cost still growing with the batch) p99 1.500 ms. Re-run pending with the batch-flat step.
 #include "prefill_decode_disagg.cuh"
 
 namespace {

@@ -9,9 +9,12 @@
 // Why it is faster: no decode step ever waits for a prefill, and the decode batch is every running request
 // (twice what a colocated engine holds), so the step's shared cost is paid once for twice the requests.
 // The prefill engine runs at ~65% load, so requests rarely queue for it.
-// Expected on Hopper: p99 end-to-end ~1.3x lower than colocated.
-// Measured (H100 SXM, harness cold mode, 2026-11-28, first regime): p99 1.088 ms against 935 us, SLOWER (0.86x), 19 checks
-// passed; the .cuh says why and what changed. Not measured since.
+// Expected on Hopper: p99 end-to-end ~1.2-1.35x lower than colocated (~1.0-1.1 ms against ~1.35 ms).
+// Measured (H100 SXM, harness cold mode, 2026-11-28): first regime p99 1.088 ms against 935 us, SLOWER
+// (0.86x); second regime 1.462 ms against 1.500 ms, 1.026x [1.007, 1.044], SAME, all checks passed: a
+// decode step's per-request work still grew with the batch (serial retirement, slot-by-slot reads), which
+// cost the decode engine's doubled batch what it gained (prefill_decode_disagg.cuh). Fixed in the shared
+// decode_step (both variants); re-run pending.
 #include "prefill_decode_disagg.cuh"
 
 namespace {

@@ -7,9 +7,9 @@
 //                  per request, ~20 us on average
 //   decode step:   one step for every running request: a shared cost that does not grow with the batch
 //                  (kStepFma dependent FMAs on all threads, ~8 us, standing in for reading the weights once
-//                  per step) plus, per request, one warp reading its <= 64 KV rows from the pool (an
-//                  attention stand-in: per-dimension sums, ~1 us, 16 requests in parallel) and updating
-//                  its 4-float state; the last token writes y[r] and stamps r's completion
+//                  per step) plus, per request, its <= 64 KV rows read from the pool (an attention
+//                  stand-in: per-dimension sums; all requests' loads in flight at once, ~1 us per step)
+//                  and its 4-float state updated; the last token writes y[r] and stamps r's completion
 // y[r] depends only on x[r], the KV rows and r's lengths: bit-identical in both variants.
 //   baseline_prefill_decode_disagg.cu   colocated: 2 identical engines, requests alternate between them;
 //                                       each iteration runs one arrived prefill (if any) and then a decode
@@ -22,11 +22,23 @@
 // of its time in prefills (20 us per 60 us of arrivals), stretching every decode by ~1.5x; disaggregated
 // decode steps run back to back on a batch twice as large (its shared cost is paid once), while the
 // prefill engine at ~65% load adds some queueing before the first token: p99 end-to-end ~1.3x lower.
-// The regime matters, and the first version of this pair showed it: with a step cost of ~4 us and a
-// per-request read of up to 256 rows (~3 us, latency-bound), a step's cost grew with the batch, the
-// decode engine's doubled batch cost more than the prefills it no longer waited for, and disaggregation
-// measured 0.86x (H100, 2026-11-28). With prefill-heavy traffic the single prefill engine would become
-// the bottleneck instead.
+// The regime matters, and two measured versions showed it (H100 80GB HBM3, 2026-11-28):
+//  - first: a step cost of ~4 us and a per-request read of up to 256 rows (~3 us, latency-bound): a
+//    step's cost grew with the batch, the decode engine's doubled batch cost more than the prefills it no
+//    longer waited for: disaggregation 0.86x (p99 935 us colocated, 1.088 ms disaggregated);
+//  - second (~8 us shared step, <= 64 rows per request): 1.026x [1.007, 1.044] (1.500 ms vs 1.462 ms).
+//    Arithmetic: both p99s are ~96 tokens x ~15 us, twice the ~8 us shared cost, so a step still cost
+//    ~O(batch) on top of it: slots were read one after another (3 rounds at a batch of 48) and thread 0
+//    retired requests in a serial loop through shared memory (~100-200 cycles a request). With ~20-24
+//    requests per colocated engine and ~35-48 in the decode engine, that is the few us per step that ate
+//    the prefill stalls disaggregation removes: a colocated engine's prefills total only ~24 x 21 us =
+//    ~0.5 ms, spread over its requests' lives.
+// Now (decode_step below) the step's per-request work is one memory round trip for the whole batch and a
+// warp-parallel retirement, so the step costs ~9 us at any batch, as a real weight-bound decode step does;
+// baseline and optimized both use it (the baseline gets faster too). Expected: colocated p99 ~96 x 9.3 us
+// / (1 - ~0.35 of the engine's time in prefills) = ~1.35 ms, disaggregated ~96 x 9.3 us + prefill
+// (<= 33 us) + prefill queueing (~50-150 us at 67% load) = ~1.0-1.1 ms: ~1.2-1.35x. Not measured yet.
+// With prefill-heavy traffic the single prefill engine would become the bottleneck instead.
 #pragma once
 #include <cuda/atomic>
 
@@ -77,19 +89,48 @@ struct Batch {
   int n;
 };
 
-// One decode step over the batch: the shared cost, then warp w serves batch slots w, w+8, ...: lane reads
-// rows lane/4, lane/4 + 8, ... of dim lane%4, a fixed xor tree sums them per dim, lanes 0-3 update the
-// state. Finished requests write y, stamp completion and leave the batch (order kept). `sink` keeps the
-// shared cost from being optimized away.
+// One decode step over the batch. Its cost must not grow with the batch (a real decode step is a weight
+// read that a larger batch shares almost for free), so neither part of it is a serial loop over requests:
+//  - the shared cost (kStepFma dependent FMAs on every thread; `sink` keeps it from being optimized away);
+//  - the per-request reads: warp w serves batch slots w, w+16, w+32 (kRequests <= 48: every slot); lane
+//    reads rows lane/4, lane/4 + 8, ... of dim lane%4 for all its slots before summing (24 loads in flight:
+//    one memory round trip per step, whatever the batch), a fixed xor tree sums them per dim, lanes 0-3
+//    update the state;
+//  - retirement: warp 0 holds slots lane and lane+32; finished requests write y and stamp completion in
+//    parallel, the others are compacted in order by ballot/popc.
+// The second version retired on thread 0 (a serial loop over the batch, copying every kept state through
+// shared memory) and read slots one after another: estimated ~0.1-0.2 us per request per step, a few us a
+// step for the decode engine's doubled batch (H100 2026-11-28: disaggregation 1.026x; see the top). Summation order per request
+// is unchanged (rows in the same order per lane, then the same xor tree): both variants call this code.
+constexpr int kWarps = kThreads / 32;
+constexpr int kSlotsPerWarp = (kRequests + kWarps - 1) / kWarps;
+constexpr int kRowsPerLane = kRowsMax / (32 / kDims);
+static_assert(kRequests <= 64, "retirement: warp 0 holds two slots per lane");
+static_assert(kRowsMax % (32 / kDims) == 0, "rows per lane");
+
 __device__ void decode_step(Batch& b, const aisp::TraceRequest* __restrict__ trace, const float* __restrict__ pool,
                             float* __restrict__ y, unsigned long long* completion_ns, float* sink) {
   sink[blockIdx.x * kThreads + threadIdx.x] = fma_chain(sink[blockIdx.x * kThreads + threadIdx.x], kStepFma);
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  for (int s = warp; s < b.n; s += kThreads / 32) {
-    const int r = b.id[s], rows = kv_rows(trace[r].prompt_len);
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, n = b.n;
+  float v[kSlotsPerWarp][kRowsPerLane];
+#pragma unroll
+  for (int j = 0; j < kSlotsPerWarp; ++j) {  // every load of every slot issued before any sum
+    const int s = warp + kWarps * j;
+    const int r = s < n ? b.id[s] : 0, rows = s < n ? kv_rows(trace[r].prompt_len) : 0;
+#pragma unroll
+    for (int k = 0; k < kRowsPerLane; ++k) {
+      const int row = lane / kDims + k * (32 / kDims);
+      v[j][k] = row < rows ? pool[(int64_t(r) * kRowsMax + row) * kDims + lane % kDims] : 0.0f;
+    }
+  }
+#pragma unroll
+  for (int j = 0; j < kSlotsPerWarp; ++j) {
+    const int s = warp + kWarps * j;
+    if (s >= n) break;  // warp-uniform
+    const int rows = kv_rows(trace[b.id[s]].prompt_len);
     float a = 0.0f;
-#pragma unroll 8  // <= 64 rows: every lane's <= 8 loads in flight at once
-    for (int row = lane / kDims; row < rows; row += 32 / kDims) a += pool[(int64_t(r) * kRowsMax + row) * kDims + lane % kDims];
+#pragma unroll
+    for (int k = 0; k < kRowsPerLane; ++k) a += v[j][k];  // rows past the prompt add 0
 #pragma unroll
     for (int o = 4; o < 32; o *= 2) a += __shfl_xor_sync(0xffffffffu, a, o);
     if (lane < kDims)
@@ -98,21 +139,41 @@ __device__ void decode_step(Batch& b, const aisp::TraceRequest* __restrict__ tra
     if (lane == 0) ++b.tokens[s];
   }
   __syncthreads();
-  if (threadIdx.x == 0) {  // retire finished requests, keeping arrival order
-    int kept = 0;
-    for (int s = 0; s < b.n; ++s) {
-      const int r = b.id[s];
-      if (b.tokens[s] == trace[r].output_len) {
-        for (int k = 0; k < kDims; ++k) y[r * kDims + k] = b.state[s][k];
-        __threadfence();
-        completion_ns[r] = globaltimer_ns();
-      } else {
-        b.id[kept] = r, b.tokens[kept] = b.tokens[s];
-        for (int k = 0; k < kDims; ++k) b.state[kept][k] = b.state[s][k];
-        ++kept;
+  if (warp == 0) {  // retire finished requests, keeping arrival order
+    int id[2] = {0, 0}, tok[2] = {0, 0};
+    float st[2][kDims];
+    bool keep[2];
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+      const int s = lane + 32 * c;
+      const bool live = s < n;
+      bool fin = false;
+      if (live) {
+        id[c] = b.id[s], tok[c] = b.tokens[s];
+#pragma unroll
+        for (int k = 0; k < kDims; ++k) st[c][k] = b.state[s][k];
+        fin = tok[c] == trace[id[c]].output_len;
       }
+      if (fin) {
+#pragma unroll
+        for (int k = 0; k < kDims; ++k) y[id[c] * kDims + k] = st[c][k];
+        __threadfence();
+        completion_ns[id[c]] = globaltimer_ns();
+      }
+      keep[c] = live && !fin;
     }
-    b.n = kept;
+    const unsigned k0 = __ballot_sync(0xffffffffu, keep[0]), k1 = __ballot_sync(0xffffffffu, keep[1]);
+    const unsigned below = (1u << lane) - 1u;
+    __syncwarp();  // every read of the old slots happens before any write below
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+      if (!keep[c]) continue;
+      const int dst = c == 0 ? __popc(k0 & below) : __popc(k0) + __popc(k1 & below);
+      b.id[dst] = id[c], b.tokens[dst] = tok[c];
+#pragma unroll
+      for (int k = 0; k < kDims; ++k) b.state[dst][k] = st[c][k];
+    }
+    if (lane == 0) b.n = __popc(k0) + __popc(k1);
   }
   __syncthreads();
 }

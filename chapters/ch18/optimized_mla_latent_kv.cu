@@ -1,6 +1,8 @@
 // ch18 mla_latent_kv, optimized: MLA weight absorption, attention over the 512-wide latent cache.
 //
-// Technique, four small kernels around one that reads the cache:
+// Kept as the pair's measured negative (informational()): the CUDA-core form of the technique.
+// Technique, four small kernels around one that reads the cache (1, 3, 4 in mla_absorbed.cuh, shared with
+// the tensor-core variant optimized_mla_latent_kv_tc.cu):
 //  1. absorb_q: q_lat_h[j] = (log2 e / sqrt(128)) * sum_d q_h[d] w_uk_h[j][d], fp32 [16][512].
 //  2. attend_latent: one CTA of 16 warps per SM (grid = SM count), each a range of whole 16-token tiles.
 //     A tile (16 latent rows, 16 KB) is staged in shared memory by cp.async, 3 stages deep, so HBM reads
@@ -9,24 +11,22 @@
 //     256+8i..+7 (conflict-free 16-byte shared loads). Per 2 rows a warp scores both heads (fp32 FMAs,
 //     warp reductions), updates its online softmax and accumulates the weighted latent rows. The two row
 //     halves merge through shared memory and the CTA writes one partial (o_lat, max, sum) per head.
-//  3. combine_latent: grid 16 heads x 4 chunks of 128 dims merges the partials into o_lat [16][512]
-//     (8 groups of threads over the partials, loads unrolled).
-//  4. up_project: o_h[d] = sum_j o_lat_h[j] w_uv_h[j][d] (w_uv read once, coalesced; 8 groups of threads
-//     over j), o in bf16.
-// Why it is faster: 1 KB per cached token instead of 8 KB: 16.8 MB per step instead of 134 MB (plus 4 MB
-// of partials written and read). The price is arithmetic: 16 heads x 512 dims per row for scores and for
-// the weighted sum, 32 kFLOP per cached token against the baseline's 8 kFLOP, ~0.54 GFLOP per step on CUDA
-// cores (with the bf16 conversions, shuffles and softmax around the FMAs, ~1200 warp instructions per
-// token). That makes this kernel compute-bound at ~20-40 us; FlashMLA moves the two products onto tensor
-// cores (mma with M = 16 heads), which is the next step for this pair.
-// Expected on Hopper: ~30-45 us in all against the baseline's ~50 us: a modest win, not the 8x of bytes.
+//  3. combine_latent: merges the partials into o_lat [16][512].
+//  4. up_project: o_h[d] = sum_j o_lat_h[j] w_uv_h[j][d], o in bf16.
+// Why it should be faster: 1 KB per cached token instead of 8 KB: 16.8 MB per step instead of 134 MB.
+// Why it is not: the price is arithmetic. 16 heads x 512 dims per row for scores and for the weighted sum
+// = 32 kFLOP per cached token (32 FLOP per byte read) against the baseline's 8 kFLOP (1 FLOP/B); the H100's
+// fp32 CUDA-core ridge is ~67 TFLOP/s / 3.35 TB/s = 20 FLOP/B, so this kernel is compute-bound: ~0.54
+// GFLOP, with the bf16 conversions, shuffles and softmax ~1200 warp instructions per token, 19.7M in all,
+// >= 19 us at a perfect 4 warp instructions per clock per SM, ~40 us as issued. The baseline reads 134 MB
+// in ~50 us. FlashMLA moves both products onto tensor cores (ridge ~295 FLOP/B): optimized_mla_latent_kv_tc.cu.
 // Measured (H100 SXM, harness cold mode, 2026-11-28, first version): 116.9 us against 69.2 us, SLOWER
-// (0.59x), all 19 checks passed. Steps 3 and 4 were then one thread per output looping serially over 132
-// partials / 512 latent rows: latency-bound, tens of microseconds each. Rewritten as above (8 groups per
-// output, unrolled loads); the baseline's split merge got the same treatment. Not measured since.
+// (0.59x), all 19 checks passed (serial merge/up-projection loops, rewritten). This version (H100 80GB HBM3,
+// 2026-11-28, `aisp bench run -t ch18:mla_latent_kv --time-limit 5`, every check passed): 64.0 us against
+// 58.8 us, 0.918x [0.901, 0.934], SLOWER: the measured negative the arithmetic above predicts.
 #include <stdexcept>
 
-#include "mla_latent_kv.cuh"
+#include "mla_absorbed.cuh"
 
 namespace {
 
@@ -35,34 +35,6 @@ using namespace mla;
 constexpr int kTile = 16, kSub = 2, kStages = 3, kThreads = 512;  // 2 row halves x 8 warps x 2 heads
 constexpr int kTileBytes = kTile * kLatent * 2;
 constexpr size_t kSmem = size_t{kStages} * kTileBytes;
-
-__global__ void __launch_bounds__(kLatent) absorb_q(const __nv_bfloat16* __restrict__ q, const __nv_bfloat16* __restrict__ w_uk,
-                                                    float scale, float* __restrict__ q_lat) {
-  __shared__ float qs[ch18::kD];
-  const int h = blockIdx.x, j = threadIdx.x;
-  if (j < ch18::kD) qs[j] = __bfloat162float(q[h * ch18::kD + j]);
-  __syncthreads();
-  const uint4* row = reinterpret_cast<const uint4*>(w_uk + (int64_t(h) * kLatent + j) * ch18::kD);
-  float acc = 0.0f;
-#pragma unroll
-  for (int c = 0; c < ch18::kD / 8; ++c) {  // all 16 loads in flight
-    float f[8];
-    ch18::bf16x8_to_float(__ldg(row + c), f);
-#pragma unroll
-    for (int i = 0; i < 8; ++i) acc = fmaf(qs[8 * c + i], f[i], acc);
-  }
-  q_lat[h * kLatent + j] = acc * scale;
-}
-
-__device__ __forceinline__ void cp_async16(void* smem, const void* gmem) {
-  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem));
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int N>
-__device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
-}
 
 // This lane's 16 dims of a latent row in shared memory: 8i..8i+7 and 256+8i..256+8i+7.
 __device__ __forceinline__ void lane_dims(const __nv_bfloat16* row, float (&f)[16]) {
@@ -189,69 +161,17 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
 }
 
-// grid 16 heads x 4 chunks of 128 latent dims, 8 groups of 128 threads: group g folds CTAs' partials
-// g, g+8, ... (loads unrolled: a few memory round trips instead of one per partial), the groups merge in
-// shared memory; writes o_lat (fp32, normalized).
-constexpr int kGroups = 8;
-__global__ void __launch_bounds__(128 * kGroups)
-    combine_latent(const float* __restrict__ part_o, const float2* __restrict__ part_ml, int splits,
-                   float* __restrict__ o_lat) {
-  __shared__ float red_m[kGroups], red_l[kGroups], red_acc[kGroups][128];
-  const int h = blockIdx.x, t = threadIdx.x % 128, g = threadIdx.x / 128, j = blockIdx.y * 128 + t;
-  float mx = -INFINITY;
-#pragma unroll 4
-  for (int s = g; s < splits; s += kGroups) mx = fmaxf(mx, part_ml[s * kHeads + h].x);
-  if (t == 0) red_m[g] = mx;
-  __syncthreads();
-#pragma unroll
-  for (int i = 0; i < kGroups; ++i) mx = fmaxf(mx, red_m[i]);
-  float l = 0.0f, acc = 0.0f;
-#pragma unroll 4
-  for (int s = g; s < splits; s += kGroups) {
-    const float2 ml = part_ml[s * kHeads + h];
-    const float f = ml.y == 0.0f ? 0.0f : exp2f(ml.x - mx);  // l == 0: a CTA that got no tiles
-    l += f * ml.y;
-    acc += f * part_o[(int64_t(s) * kHeads + h) * kLatent + j];
-  }
-  red_acc[g][t] = acc;
-  if (t == 0) red_l[g] = l;
-  __syncthreads();
-  if (g == 0) {
-    float lsum = 0.0f, osum = 0.0f;
-#pragma unroll
-    for (int i = 0; i < kGroups; ++i) lsum += red_l[i], osum += red_acc[i][t];
-    o_lat[h * kLatent + j] = osum / lsum;
-  }
-}
-
-// One CTA per head, 8 groups of 128 threads (thread = output dim d): group g sums o_lat[j] w_uv[j][d]
-// over j in [64g, 64g + 64) (w_uv rows read coalesced, 16 loads in flight per thread), the groups merge in
-// shared memory in a fixed order and o is written in bf16.
-__global__ void __launch_bounds__(ch18::kD* kGroups)
-    up_project(const float* __restrict__ o_lat, const __nv_bfloat16* __restrict__ w_uv, __nv_bfloat16* __restrict__ o) {
-  __shared__ float ol[kLatent], red[kGroups][ch18::kD];
-  const int h = blockIdx.x, d = threadIdx.x % ch18::kD, g = threadIdx.x / ch18::kD;
-  for (int j = threadIdx.x; j < kLatent; j += blockDim.x) ol[j] = o_lat[h * kLatent + j];
-  __syncthreads();
-  constexpr int kPer = kLatent / kGroups;
-  const __nv_bfloat16* w = w_uv + (int64_t(h) * kLatent + g * kPer) * ch18::kD + d;
-  float out = 0.0f;
-#pragma unroll 16
-  for (int j = 0; j < kPer; ++j) out = fmaf(ol[g * kPer + j], __bfloat162float(w[int64_t(j) * ch18::kD]), out);
-  red[g][d] = out;
-  __syncthreads();
-  if (g == 0) {
-    float sum = 0.0f;
-#pragma unroll
-    for (int i = 0; i < kGroups; ++i) sum += red[i][d];
-    o[h * ch18::kD + d] = __float2bfloat16_rn(sum);
-  }
-}
-
 class OptimizedMlaAbsorbed : public MlaLatentKvBase {
  public:
   std::string technique() const override {
     return "MLA weight absorption: attention over the 512-wide latent cache (1 KB per token)";
+  }
+  // The measured negative: on CUDA cores the absorbed form is compute-bound (32 FLOP per cached byte
+  // against the fp32 ridge of ~20 FLOP/B), so reading 8x fewer bytes does not make it faster than the
+  // bandwidth-bound full-head baseline. optimized_mla_latent_kv_tc.cu is the pair's answer.
+  std::string informational() const override {
+    return "CUDA-core absorbed MLA is compute-bound (32 FLOP/B > fp32 ridge ~20 FLOP/B): measured 0.918x on H100 "
+           "2026-11-28; the tensor-core variant (_tc) is the win";
   }
   void run(aisp::Context& ctx) override {
     absorb_q<<<kHeads, kLatent, 0, ctx.stream()>>>(ctx.buffer("q").as<const __nv_bfloat16>(),

@@ -1,22 +1,31 @@
 // ch18 tiny_gemm_fused, optimized: RMSNorm + gate_up GEMM + SiLU-and-mul in one kernel, on tensor cores.
 //
-// Technique: 128 CTAs of 8 warps, each CTA 64 output columns (rows of W_gate and of W_up). Prologue: warp m
-// normalizes token row m into shared memory (the same rms_inverse / norm_chunk as the baseline: identical
-// xn bits). Main loop: warp (tile, khalf) owns 16 rows of W_gate and the same 16 of W_up and half of K;
-// per 32-wide slice of K each lane loads 16 bytes of 4 weight rows (gate and up, rows g and g+8) and one
-// 16-byte chunk of its token's xn from shared memory, and issues 4 mma.sync.m16n8k16 (bf16 in, fp32
-// accumulate): the 8 decode tokens are exactly the n = 8 of the instruction. The K positions inside each
-// slice are permuted identically for W and xn so that every fragment register comes from one 16-byte load
-// (a dot product does not care in which order it sums). The two K halves meet in shared memory; the
-// epilogue writes h = silu(g) * u from the accumulators. Nothing but the weights (and 64 KB of x, from
-// L2) is read and only h is written; one launch.
+// Technique: 128 CTAs of 8 warps, each CTA 64 output columns (rows of W_gate and of W_up). Each warp first
+// requests its first 16 weight loads, then (warp m) normalizes token row m into shared memory (the same
+// rms_inverse / norm_chunk as the baseline: identical xn bits). Main loop: warp (tile, khalf) owns 16 rows
+// of W_gate and the same 16 of W_up and half of K; per 32-wide slice of K each lane loads 16 bytes of 4
+// weight rows (gate and up, rows g and g+8) and one 16-byte chunk of its token's xn from shared memory,
+// and issues 4 mma.sync.m16n8k16 (bf16 in, fp32 accumulate): the 8 decode tokens are exactly the n = 8 of
+// the instruction. The K positions inside each slice are permuted identically for W and xn so that every
+// fragment register comes from one 16-byte load (a dot product does not care in which order it sums).
+// Weights are double-buffered in registers (2 x 16 loads of 16 bytes per lane; __launch_bounds__(256, 1):
+// 165 registers, no spills): the next 4 slices are in flight while this 4's mma run. The two K halves
+// meet in shared memory; the epilogue writes h = silu(g) * u from the accumulators. Nothing but the
+// weights (and 64 KB of x, from L2) is read and only h is written; one launch.
 // Why it is faster: the step is a 134 MB weight read; the baseline pays it inside cuBLAS plus two more
 // launches (ramps, tails) and an fp32 intermediate. Here the arithmetic is ~4 tensor-core instructions
-// per 64 bytes per lane, so the loop is pure streaming with 16 loads of 16 bytes in flight per lane.
-// Expected on Hopper: ~85-90% of HBM bandwidth on 134 MB: ~50 us against the baseline's ~71 us.
+// per 64 bytes per lane, so the loop is pure streaming if enough bytes are in flight: 3.3 TB/s x ~1.5 us
+// loaded HBM latency = ~5 MB across the GPU, ~40 KB per SM. 8 warps x 32 lanes x 16-32 x 16 B = 64-128 KB.
+// Expected on Hopper: ~85% of HBM bandwidth on 134 MB plus the ~3 us ramp: ~50-55 us against the
+// baseline's ~66 us (~1.2-1.3x).
 // Measured (H100 SXM, 2026-11-28, first version, CUDA cores: fp32 FMAs on bf16 converted in registers,
 // scalar RMSNorm prologue, uneven rows per warp): 113.0 us against 70.8 us, SLOWER (0.63x), all 19 checks
-// passed. This tensor-core version replaces it; not measured yet.
+// passed. Second version (tensor cores, single-buffered, H100 2026-11-28, --time-limit 5): 78.8 us against
+// 65.6 us, 0.832x, all checks passed. Why: ptxas gave that loop 60 registers, so the "16 loads in flight"
+// were never all in flight (16 x 16 B alone needs 64 registers): it interleaved loads and mma, a lane had
+// a few 16-byte loads outstanding, ~20-30 KB per SM, below what HBM latency needs; and the RMSNorm
+// prologue (~5 dependent L2 round trips) ran before the first weight byte was requested. This version
+// fixes both with the same mma sequence (bit-identical h); re-run pending.
 #include <cstdint>
 
 #include "tiny_gemm_fused.cuh"
@@ -45,13 +54,35 @@ __device__ __forceinline__ void slice_mma(float (&c)[4], const uint4& row_g, con
   mma_bf16(c, row_g.z, row_g8.z, row_g.w, row_g8.w, x.z, x.w);
 }
 
-__global__ void __launch_bounds__(kWarps * 32)
+__global__ void __launch_bounds__(kWarps * 32, 1)
     fused_norm_gate_up(const __nv_bfloat16* __restrict__ x, const __nv_bfloat16* __restrict__ gamma,
                        const __nv_bfloat16* __restrict__ w, __nv_bfloat16* __restrict__ h) {
   extern __shared__ uint4 smem[];
   uint4* xs = smem;                                                  // [8][kXStride]
   float* red = reinterpret_cast<float*>(smem + kTokens * kXStride);  // [4 tiles][32 lanes][8]
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int tile = warp % 4, khalf = warp / 4, g = lane / 4, t = lane % 4;
+  const int n0 = blockIdx.x * kRowsPerCta + tile * 16;
+  constexpr int kRowChunks = kHidden / 8;  // uint4 per weight row
+  const uint4* gate0 = reinterpret_cast<const uint4*>(w) + int64_t(n0 + g) * kRowChunks;
+  const uint4* gate8 = gate0 + 8 * kRowChunks;
+  const uint4* up0 = gate0 + int64_t(kInter) * kRowChunks;
+  const uint4* up8 = up0 + 8 * kRowChunks;
+  const int first = khalf * (kKHalf / 8), last = first + kKHalf / 8;  // in uint4 chunks
+  static_assert((kKHalf / 8) % 32 == 0, "the main loop takes two 16-chunk steps at a time");
+  // One step = 4 K slices: 16 loads of 16 bytes per lane (rows g and g+8 of gate and of up), all issued
+  // before the step's first mma.
+  auto load_step = [&](uint4 (&r)[4][4], int c0) {
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      r[0][i] = __ldg(gate0 + c0 + 4 * i), r[1][i] = __ldg(gate8 + c0 + 4 * i);
+      r[2][i] = __ldg(up0 + c0 + 4 * i), r[3][i] = __ldg(up8 + c0 + 4 * i);
+    }
+  };
+  // The first step's weights are requested before the RMSNorm prologue: HBM streams while the CTA
+  // normalizes (the prologue is a few dependent round trips to L2, ~2-4 us on the critical path otherwise).
+  uint4 wa[4][4], wb[4][4];
+  load_step(wa, first + t);
   {
     const __nv_bfloat16* row = x + static_cast<int64_t>(warp) * kHidden;
     const float r = rms_inverse(row, kHidden);
@@ -62,30 +93,24 @@ __global__ void __launch_bounds__(kWarps * 32)
   }
   __syncthreads();
 
-  const int tile = warp % 4, khalf = warp / 4, g = lane / 4, t = lane % 4;
-  const int n0 = blockIdx.x * kRowsPerCta + tile * 16;
-  constexpr int kRowChunks = kHidden / 8;  // uint4 per weight row
-  const uint4* gate0 = reinterpret_cast<const uint4*>(w) + int64_t(n0 + g) * kRowChunks;
-  const uint4* gate8 = gate0 + 8 * kRowChunks;
-  const uint4* up0 = gate0 + int64_t(kInter) * kRowChunks;
-  const uint4* up8 = up0 + 8 * kRowChunks;
   const uint4* xg = xs + g * kXStride;
   float cg[4] = {0, 0, 0, 0}, cu[4] = {0, 0, 0, 0};
-  const int first = khalf * (kKHalf / 8), last = first + kKHalf / 8;  // in uint4 chunks
-  // 4 K slices per step: all 16 of a lane's 16-byte weight loads are issued before the first mma.
-  for (int c0 = first + t; c0 < last; c0 += 16) {
-    uint4 a[4], b[4], p[4], q[4];
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {
-      a[i] = __ldg(gate0 + c0 + 4 * i), b[i] = __ldg(gate8 + c0 + 4 * i);
-      p[i] = __ldg(up0 + c0 + 4 * i), q[i] = __ldg(up8 + c0 + 4 * i);
-    }
+  auto mma_step = [&](const uint4 (&r)[4][4], int c0) {
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
       const uint4 xv = xg[c0 + 4 * i];
-      slice_mma(cg, a[i], b[i], xv);
-      slice_mma(cu, p[i], q[i], xv);
+      slice_mma(cg, r[0][i], r[1][i], xv);
+      slice_mma(cu, r[2][i], r[3][i], xv);
     }
+  };
+  // Double-buffered in registers: the next step's 16 loads are in flight while this step's 16 mma run, so a
+  // lane always has 16-32 loads outstanding (the first tensor-core version loaded, waited, then computed:
+  // its loads in flight fell to zero once per step). Same mma order as before: slices in increasing K.
+  for (int c0 = first + t; c0 < last; c0 += 32) {
+    load_step(wb, c0 + 16);
+    mma_step(wa, c0);
+    if (c0 + 32 < last) load_step(wa, c0 + 32);
+    mma_step(wb, c0 + 16);
   }
   float* mine = red + (tile * 32 + lane) * 8;
   if (khalf == 1) {
