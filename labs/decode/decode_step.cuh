@@ -27,7 +27,8 @@
 //   optimized_decode_step.cu                 step 2: + fused GEMVs: RMSNorm into the QKV and gate/up weight
 //                                            streams, SiLU*up and the residual adds in their epilogues: 6
 //                                            launches, every one a weight or cache stream
-// Every variant rounds to bf16 at the same points (q/k/v, o, a, y) and normalizes with the same code (below).
+// Every variant rounds to bf16 at the same points (xn, q/k/v, o, hn, a, y) and normalizes with the same code
+// (below); only fp32 summation orders differ (tolerance() says what that costs and how it was measured).
 #pragma once
 #include <cuda_bf16.h>
 
@@ -128,6 +129,8 @@ class DecodeStepBase : public aisp::Benchmark {
   void setup(aisp::Context& ctx) override {
     const int64_t len = ctx.param("context");
     if (len % kBlock) throw std::runtime_error("labs/decode: context must be a multiple of 16");
+    if (len < 1024 || len > 16384)  // where tolerance_sim.cpp measured the tolerance's error tail
+      throw std::runtime_error("labs/decode: the pair's tolerance is simulated for contexts 1024..16384");
     const int64_t blocks = kBatch * (len / kBlock);
     const double a_h = 0.03827327723098713;   // sqrt(3 / 2048): var(w) = 1/2048, so a row . xn ~ N(0, ~1)
     const double a_i = 0.022097086912079608;  // sqrt(3 / 6144)
@@ -151,17 +154,27 @@ class DecodeStepBase : public aisp::Benchmark {
     act_.a = static_cast<__nv_bfloat16*>(ctx.scratch("a", size_t{kBatch} * kInter * 2));
     prepare(ctx);
   }
-  // The variants compute every dot product in fp32 but in different orders (cuBLAS vs a warp reduction;
-  // one pass over the context vs split-KV partials merged). A bf16 rounding (q/k/v, o, a) can therefore land
-  // one ulp apart (<= 2^-7 relative), rarely (~1e-4 of the elements), and such a flip moves y by ~1e-4
-  // through the next projection; y itself can round one ulp apart. rtol 1e-2 covers one ulp; atol 2e-3
-  // (~20x the propagated flips) covers outputs near zero. y has rms ~1.3 (residual + attention ~0.8 + MLP
-  // ~0.6 rms): leaving out one split of the cache, a head, or a weight row moves it by 1e-2 to 1, far outside.
+  // The variants round at the same points as the baseline (xn, q/k/v, o, hn, a, y; fp32 residual stream) and
+  // differ only in fp32 summation order (cuBLAS vs a warp GEMV; one pass over the context vs split-KV
+  // partials merged). That difference is ~1e-7 relative where it starts, but the bf16 roundings downstream
+  // amplify it: o rounds apart in ~0.05% of its elements, which moves h1 by ~1.5e-5 rms; that flips ~0.3-1%
+  // of hn's bf16 roundings, each a 2^-8 relative step fed through 2048 gate/up weights, so a rounds apart in
+  // 3-12% of its elements (rms ~3-7e-4); through Wd that moves y by 3-7.5e-4 rms before y's own rounding,
+  // on every element, near zero too. The first H100 run (2026-11-28) failed with atol 2e-3: 17 (step 1) and
+  // 122 (step 2) of 32768 y elements just above it, near zero (rel err ~20 where |y| ~ 1e-4).
+  // tolerance_sim.cpp emulates the kernels' orders on the harness's own fills (16 seeds x 2 rounds, context
+  // 4096; also 8 splits and contexts 1024 / 16384): the largest |e| - 1e-2 |y_ref| over every pair of orders
+  // (step 1 / step 2 / baseline / exact) is 5.1e-3, the per-round rms 3-7.5e-4: atol 6e-3 (~8 rms) keeps
+  // that tail. rtol 1e-2 covers y's own one-ulp flips (<= 2^-7 relative). What must still fail does, by far:
+  // one 256-token split of one (sequence, head) left out needs atol >= 0.13 (worst round; 0.06 at context
+  // 16384), the new token left out of attention >= 0.05 (0.016 at 16384), the same program. kv_new is one
+  // projection rounded once: one ulp at most, within rtol. setup() refuses contexts outside 1024..16384.
   aisp::Tolerance tolerance() const override {
-    return aisp::Tolerance::loosened(1e-2, 2e-3,
-                                     "fp32 summation order (cuBLAS vs warp GEMV, single pass vs split-KV merge), "
-                                     "bf16 roundings of q/k/v, o, a and y: one ulp (<= 2^-7 relative), and a "
-                                     "flip's ~1e-4 propagation through the next projection");
+    return aisp::Tolerance::loosened(1e-2, 6e-3,
+                                     "fp32 summation order (cuBLAS vs warp GEMV, single pass vs split-KV merge) "
+                                     "amplified by the bf16 roundings of o, hn and a into y: <= 5.1e-3 above "
+                                     "1e-2 |y| in a CPU emulation of the kernels' orders (labs/decode/"
+                                     "tolerance_sim.cpp, 16 seeds x 2 rounds); a missing split needs >= 0.13");
   }
 
  protected:
