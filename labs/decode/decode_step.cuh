@@ -162,19 +162,24 @@ class DecodeStepBase : public aisp::Benchmark {
   // 3-12% of its elements (rms ~3-7e-4); through Wd that moves y by 3-7.5e-4 rms before y's own rounding,
   // on every element, near zero too. The first H100 run (2026-11-28) failed with atol 2e-3: 17 (step 1) and
   // 122 (step 2) of 32768 y elements just above it, near zero (rel err ~20 where |y| ~ 1e-4).
-  // tolerance_sim.cpp emulates the kernels' orders on the harness's own fills (16 seeds x 2 rounds, context
-  // 4096; also 8 splits and contexts 1024 / 16384): the largest |e| - 1e-2 |y_ref| over every pair of orders
-  // (step 1 / step 2 / baseline / exact) is 5.1e-3, the per-round rms 3-7.5e-4: atol 6e-3 (~8 rms) keeps
-  // that tail. rtol 1e-2 covers y's own one-ulp flips (<= 2^-7 relative). What must still fail does, by far:
-  // one 256-token split of one (sequence, head) left out needs atol >= 0.13 (worst round; 0.06 at context
-  // 16384), the new token left out of attention >= 0.05 (0.016 at 16384), the same program. kv_new is one
-  // projection rounded once: one ulp at most, within rtol. setup() refuses contexts outside 1024..16384.
+  // tolerance_sim.cpp emulates the kernels' orders on the harness's own fills (context 4096, 2 rounds per
+  // seed; cuBLAS modeled as sequential fp32 or as tensor-core groups with truncated alignment): per check,
+  // 5-76 mismatches at atol 2e-3 for step 2 and 0-29 for step 1, the largest |e| - 1e-2 |y_ref| up to 5.1e-3,
+  // and a tail that falls e-fold every ~6.3e-4. The H100's counts (122 and 17) sit above the models': its
+  // errors are ~1.5x theirs. Scaled so, a check's largest error is ~5-7.6e-3 and P(one above t) ~
+  // 122 exp(-(t - 2e-3) / 9.6e-4): ~3% at 1e-2 (~0.04% if only the count, not the scale, is larger): atol
+  // 1e-2. rtol 1e-2 covers y's own one-ulp flips (<= 2^-7 relative). What must still fail does (same
+  // program, the smallest atol that would hide it in the worst round): one 256-token split of one (sequence,
+  // head) left out 0.13 (0.06 at context 16384), the new token left out of attention 0.053 (0.016 at
+  // 16384). kv_new is one projection rounded once: one ulp apart, or a few ulps of a value far below atol
+  // near zero (0 mismatches in every emulated round). setup() refuses contexts outside 1024..16384.
   aisp::Tolerance tolerance() const override {
-    return aisp::Tolerance::loosened(1e-2, 6e-3,
+    return aisp::Tolerance::loosened(1e-2, 1e-2,
                                      "fp32 summation order (cuBLAS vs warp GEMV, single pass vs split-KV merge) "
-                                     "amplified by the bf16 roundings of o, hn and a into y: <= 5.1e-3 above "
-                                     "1e-2 |y| in a CPU emulation of the kernels' orders (labs/decode/"
-                                     "tolerance_sim.cpp, 16 seeds x 2 rounds); a missing split needs >= 0.13");
+                                     "amplified by the bf16 roundings of o, hn and a into y: CPU emulation of the "
+                                     "kernels' orders (labs/decode/tolerance_sim.cpp) <= 5.1e-3 above 1e-2 |y|, "
+                                     "x1.5 to match the H100's mismatch counts, tail to ~3% per run; a missing "
+                                     "split needs >= 0.06");
   }
 
  protected:
