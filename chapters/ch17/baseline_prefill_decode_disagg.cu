@@ -10,7 +10,8 @@
 // every decode by about as much.
 // Expected on Hopper: p99 end-to-end ~1.35 ms (decode steps now ~9 us at any batch).
 // Measured (H100 SXM, harness cold mode, 2026-11-28, see prefill_decode_disagg.cuh): first regime p99 935 us;
-// second (step cost still growing with the batch) p99 1.500 ms. Re-run pending with the batch-flat step.
+// second (step cost still growing with the batch) p99 1.500 ms; with the batch-flat step (2026-11-28,
+// docs/measurements/closing_calls_20261128.md) p99 1.362 ms on the H100, 1.476 ms on the H200.
 #include "prefill_decode_disagg.cuh"
 
 namespace {

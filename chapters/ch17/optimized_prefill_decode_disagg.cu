@@ -14,7 +14,9 @@
 // (0.86x); second regime 1.462 ms against 1.500 ms, 1.026x [1.007, 1.044], SAME, all checks passed: a
 // decode step's per-request work still grew with the batch (serial retirement, slot-by-slot reads), which
 // cost the decode engine's doubled batch what it gained (prefill_decode_disagg.cuh). Fixed in the shared
-// decode_step (both variants); re-run pending.
+// decode_step (both variants). With it (2026-11-28, docs/measurements/closing_calls_20261128.md): H100 80GB
+// HBM3 p99 1.091 ms against 1.362 ms, 1.249x [1.226, 1.272], FASTER; H200 p99 1.091 ms against 1.476 ms,
+// 1.353x [1.328, 1.377], FASTER; all checks passed on both.
 #include "prefill_decode_disagg.cuh"
 
 namespace {

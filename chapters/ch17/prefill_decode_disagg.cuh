@@ -37,7 +37,9 @@
 // warp-parallel retirement, so the step costs ~9 us at any batch, as a real weight-bound decode step does;
 // baseline and optimized both use it (the baseline gets faster too). Expected: colocated p99 ~96 x 9.3 us
 // / (1 - ~0.35 of the engine's time in prefills) = ~1.35 ms, disaggregated ~96 x 9.3 us + prefill
-// (<= 33 us) + prefill queueing (~50-150 us at 67% load) = ~1.0-1.1 ms: ~1.2-1.35x. Not measured yet.
+// (<= 33 us) + prefill queueing (~50-150 us at 67% load) = ~1.0-1.1 ms: ~1.2-1.35x. Measured (2026-11-28,
+// docs/measurements/closing_calls_20261128.md): H100 80GB HBM3 p99 1.362 -> 1.091 ms, 1.249x [1.226, 1.272],
+// FASTER (call D); H200 p99 1.476 -> 1.091 ms, 1.353x [1.328, 1.377], FASTER (call C).
 // With prefill-heavy traffic the single prefill engine would become the bottleneck instead.
 #pragma once
 #include <cuda/atomic>
