@@ -6,7 +6,8 @@
 // Why it is slow: every step reads 2 x 16 heads x 256 B = 8 KB per cached token, 134 MB at 16384 tokens;
 // the kernel is already near the HBM roofline, so only fewer bytes can help.
 // Expected on Hopper: ~134 MB / ~2.8 TB/s = ~48 us.
-// Measured (H100 SXM, harness cold mode, 2026-11-28, 14 checks passed, first version of the split merge): 69.2 us.
+// Measured (H100 SXM, harness cold mode, 2026-11-28, 14 checks passed, first version of the split merge): 69.2 us;
+// with the current split merge (docs/measurements/closing_calls_20261128.md): H100 59.4 us, H200 46.6 us.
 #include <stdexcept>
 
 #include "mla_latent_kv.cuh"

@@ -8,7 +8,8 @@
 // weight read; at M = 8 the GEMM is a split GEMV for cuBLAS, whose tile choice is not made for 8 rows; the
 // intermediate (512 KB fp32) goes through L2/HBM and back.
 // Expected on Hopper: the weight read (134 MB) at ~2.5-2.9 TB/s plus ~5-10 us of launches and tails: ~55 us.
-// Measured (H100 SXM, harness cold mode, 2026-11-28, 14 checks passed): 70.8 us (1.9 TB/s on the declared bytes).
+// Measured (H100 SXM, harness cold mode, 2026-11-28, 14 checks passed): 70.8 us (1.9 TB/s on the declared bytes);
+// later runs (docs/measurements/closing_calls_20261128.md): H100 65.4 us, H200 49.9 us.
 #include "tiny_gemm_fused.cuh"
 
 namespace {

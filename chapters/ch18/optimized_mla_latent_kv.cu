@@ -24,7 +24,9 @@
 // Measured (H100 SXM, harness cold mode, 2026-11-28, first version): 116.9 us against 69.2 us, SLOWER
 // (0.59x), all 19 checks passed (serial merge/up-projection loops, rewritten). This version (H100 80GB HBM3,
 // 2026-11-28, `aisp bench run -t ch18:mla_latent_kv --time-limit 5`, every check passed): 64.0 us against
-// 58.8 us, 0.918x [0.901, 0.934], SLOWER: the measured negative the arithmetic above predicts.
+// 58.8 us, 0.918x [0.901, 0.934], SLOWER: the measured negative the arithmetic above predicts. Again in the
+// closing calls (docs/measurements/closing_calls_20261128.md): H100 64.5 us against 59.4 us, 0.921x; H200
+// 61.7 us against 46.6 us, 0.755x [0.741, 0.769] (the H200's HBM speeds the baseline, not this kernel).
 #include <stdexcept>
 
 #include "mla_absorbed.cuh"
