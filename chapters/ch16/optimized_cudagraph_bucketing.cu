@@ -10,7 +10,8 @@
 // (at most 2x the blocks, all idle) and six graphs' memory.
 // Expected on H100: ~1.2 ms, ~1.9x over eager. Measured (H100 80GB HBM3, 2026-11-28,
 // docs/measurements/ch15_ch16_h100_20261128.md): 2.002 ms, 1.20x [1.16, 1.24] with the earlier GPU-bound matvec; the current
-// code is not measured yet.
+// code (docs/measurements/closing_calls_20261128.md, all checks passed): H100 1.665 ms, 1.226x [1.188, 1.293],
+// FASTER; H200 1.658 ms, 1.212x [1.169, 1.361], FASTER: still ~1.2x, not the ~1.9x expected.
 #include <array>
 
 #include "../ch12/graph_splice.cuh"

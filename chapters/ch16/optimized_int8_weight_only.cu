@@ -11,7 +11,9 @@
 // of W: 58.7 MB instead of 117 MB. Work per weight (~7 instructions) stays under the SM's issue rate at
 // HBM speed (12.8 B/clk/SM at 3.35 TB/s), so the halved traffic turns into time.
 // Expected on H100: ~25 us, ~1.7x over cuBLAS BF16. Measured (H100 80GB HBM3, 2026-11-28,
-// docs/measurements/ch15_ch16_h100_20261128.md): 32.4 us (1.81 TB/s of int8 W), 1.37x [1.35, 1.40].
+// docs/measurements/ch15_ch16_h100_20261128.md): 32.4 us (1.81 TB/s of int8 W), 1.37x [1.35, 1.40]. On the H200
+// (docs/measurements/closing_calls_20261128.md, call C): 31.5 us against 33.3 us, 1.059x [1.040, 1.078],
+// INCONCLUSIVE: the BF16 baseline reads W at ~3.5 TB/s there, this kernel does not get faster (instruction-bound).
 #include "int8_weight_only.cuh"
 
 namespace {
