@@ -10,7 +10,8 @@
 // 268 MB cache is two thirds of the step's bytes.
 // Expected on Hopper: attention latency bound at a few hundred GB/s (~1 ms), the rest ~50-60 us: ~1.1 ms
 // per step, ~7k tokens/s, ~10% of the bandwidth roofline. Measured (H100 80GB HBM3, 2026-11-28): 1.032 ms,
-// 7750 tokens/s, 11.6% of the roofline.
+// 7750 tokens/s, 11.6% of the roofline; later (docs/measurements/closing_calls_20261128.md) H100 1.028 ms,
+// 7779 tokens/s; H200 985.4 us, 8119 tokens/s (latency bound: the H200's bandwidth barely helps).
 #include "unfused_step.cuh"
 
 namespace {

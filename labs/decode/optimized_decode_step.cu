@@ -11,10 +11,16 @@
 //   6. fused_down_residual  prologue a (96 KB, 16 warps per CTA) -> Wd rows -> y = h1 + a Wd^T (bf16)
 // Each warp owns one weight row at a time: 16-byte loads, 4 in flight per lane, the 8 token dot products
 // in fp32 from shared memory, a warp reduction, lane m writes token m's value.
-// Why it is faster than step 1: no fp32 intermediates (qkv, attn, gate/up, down: ~0.7 MB written and read
-// back), 5 fewer launches with their ramps and tails, and no library GEMM tuned for larger M.
+// Why it should be faster than step 1: no fp32 intermediates (qkv, attn, gate/up, down: ~0.7 MB written and
+// read back), 5 fewer launches with their ramps and tails, and no library GEMM tuned for larger M.
 // Expected on Hopper: ~377 MB at ~80-85% of the measured 3166 GB/s read bandwidth: ~140-150 us per step,
-// ~55k tokens/s for this layer, ~1.1-1.2x over step 1. Measured: not measured yet.
+// ~55k tokens/s for this layer, ~1.1-1.2x over step 1. Measured (2026-11-28, all checks passed,
+// docs/measurements/closing_calls_20261128.md): H100 80GB HBM3 238.0 us, 4.321x [4.243, 4.400] over the
+// baseline, 33.6k tokens/s (50% of roofline); H200 210.3 us, 4.686x [4.602, 4.772], 38.0k tokens/s.
+// SLOWER than step 1 on both GPUs (186.5 / 147.9 us): the attention kernels are the same, so these fused
+// persistent projections stream the 109 MB of weights more slowly than cuBLAS plus the separate
+// elementwise kernels. Not profiled; likely too few bytes in flight per SM (4 x 16-byte loads per lane, one
+// row per warp), as in ch18 tiny_gemm_fused before its double buffering.
 #include <algorithm>
 
 #include "split_attention.cuh"
