@@ -7,7 +7,9 @@
 // c^T = b^T a^T, so the call passes b first with m and n swapped and no transposes: the call torch makes
 // for torch.matmul(a, b), so both variants should get the same kernel from cuBLAS's heuristics.
 // Why it is here: the yardstick for the Python worker's overhead, not an optimization.
-// Expected on Hopper: ~1.5 ms (1.1 TFLOP at ~700 TFLOP/s). Not measured yet.
+// Expected on Hopper: ~1.5 ms (1.1 TFLOP at ~700 TFLOP/s). Measured 2026-11-28
+// (docs/measurements/closing_calls_20261128.md): H100 80GB HBM3 1.2439 ms (call B) and 1.242 ms (call D), H200
+// 1.238 ms (~890 TFLOP/s); the Python variant SAME on both GPUs (Python/C++ 0.996 in call B).
 // The workload, buffers, fills and tolerance repeat cublas_parity_common.py exactly: the harness refuses a
 // pair whose variants declare different workloads (and K23 different tolerances).
 #include <cublas_v2.h>

@@ -6,7 +6,9 @@ of tiles at a time so neighbouring programs share a and b tiles in L2. No autotu
 chosen for this square shape. The shape is a multiple of every tile size (checked in setup), so no masks.
 Why it is slower than cuBLAS: no TMA loads, no warp specialization, no persistent scheduling or split
 epilogue; cuBLAS picks among kernels tuned per shape and architecture.
-Expected on Hopper: ~0.25-0.35 ms (400-550 TFLOP/s) for 137 GFLOP. Not measured yet."""
+Expected on Hopper: ~0.25-0.35 ms (400-550 TFLOP/s) for 137 GFLOP.
+Measured 2026-11-28 (docs/measurements/closing_calls_20261128.md, all checks passed): H200 211.7 us; H100 80GB
+HBM3 218.8 us."""
 
 import triton
 import triton.language as tl

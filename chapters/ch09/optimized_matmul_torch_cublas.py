@@ -5,7 +5,9 @@ Technique: torch.matmul(a, b, out=c): cuBLAS's heuristics pick a kernel tuned fo
 harness output.
 Why it is faster: what the Triton baseline leaves out (see its header) is what the library kernels spend
 their engineering on.
-Expected on Hopper: ~0.2 ms (~650-750 TFLOP/s), ~1.2-1.5x over the Triton baseline. Not measured yet."""
+Expected on Hopper: ~0.2 ms (~650-750 TFLOP/s), ~1.2-1.5x over the Triton baseline.
+Measured 2026-11-28 (docs/measurements/closing_calls_20261128.md, all checks passed): H200 177.3 us, 1.194x
+[1.172, 1.216] FASTER; H100 80GB HBM3 177.2 us, 1.235x [1.212, 1.257] FASTER."""
 
 import torch
 

@@ -6,7 +6,9 @@ stream, and the next step gets them back without a driver call or a device-wide 
 Why it is faster: no cudaMalloc/cudaFree per step; what remains is the host's launch work and the GPU's 12
 elementwise passes.
 Expected on Hopper: ~5-15x over the baseline, like the C++ pair (ch13 caching_allocator). The cached 88 MiB
-stay allocated between steps: the memory a caching allocator holds is its price. Not measured yet."""
+stay allocated between steps: the memory a caching allocator holds is its price.
+Measured 2026-11-28 (docs/measurements/closing_calls_20261128.md, all checks passed): H200 566.7 us, 2.815x
+[2.747, 2.907] FASTER; H100 80GB HBM3 495.4 us, 3.802x [3.504, 4.124] FASTER."""
 
 from allocator_torch_common import AllocatorTorchBase, open_host_window
 

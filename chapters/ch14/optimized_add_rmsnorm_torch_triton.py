@@ -5,7 +5,9 @@ loads), add, reduce the squares in registers, one rsqrt, scale by w, store. h ne
 Compiled in setup()'s warm-up call.
 Why it is faster: x and r are read once and y written once (384 MiB instead of ~1.3 GB), one launch
 instead of six.
-Expected on Hopper: ~0.14 ms (384 MiB at ~2.9 TB/s), ~3x over the baseline. Not measured yet."""
+Expected on Hopper: ~0.14 ms (384 MiB at ~2.9 TB/s), ~3x over the baseline.
+Measured 2026-11-28 (docs/measurements/closing_calls_20261128.md, all checks passed): H200 92.4 us, 4.291x
+[4.214, 4.370] FASTER; H100 80GB HBM3 128.6 us, 3.911x [3.841, 3.983] FASTER."""
 
 import torch
 import triton

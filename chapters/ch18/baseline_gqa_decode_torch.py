@@ -5,7 +5,9 @@ MiB written and read back), then F.scaled_dot_product_attention on the flash bac
 multi-head.
 Why it is slow: decode attention is bound by reading the KV cache (64 MiB of k and v here); the expansion
 writes and re-reads 8x that.
-Expected on Hopper: ~0.4 ms (~1.2 GB of traffic at ~3 TB/s). Not measured yet."""
+Expected on Hopper: ~0.4 ms (~1.2 GB of traffic at ~3 TB/s).
+Measured 2026-11-28 (docs/measurements/closing_calls_20261128.md, all checks passed): H200 750.0 us; H100 not
+reached (suite timeout)."""
 
 import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
