@@ -13,7 +13,8 @@
 // docs/measurements/ch15_ch16_h100_20261128.md): 454.6 us, 1.30x [1.27, 1.32] on the rescale-kernel fallback (scale pointers
 // refused). With the device-alpha probe (2026-11-28, docs/measurements/closing_calls_20261128.md, all checks
 // passed): H100 368.4 us, 1.638x [1.607, 1.669], FASTER; H200 360.9 us, 1.652x [1.622, 1.683], FASTER (the
-// ~80 us rescale pass is gone; the log does not say whether scale pointers or device alpha ran).
+// ~80 us rescale pass is gone; which of scale pointers or device alpha ran is in a worker log that did not
+// come back).
 #include <cstdio>
 
 #include "fp8_linear.cuh"
