@@ -13,7 +13,7 @@
 // Expected on 2 H100s: ~0.45 ms of communication either way (128 MiB at ~300 GB/s) + update 0.22 ms vs
 // 0.11 ms: ~1.15x. Measured (2 x H200, 2026-11-28, call A of docs/measurements/closing_calls_20261128.md, all
 // checks passed): 671.4 us against 667.0 us, 0.993x [0.974, 1.013], SAME: both move 2(n-1)/n S per rank, and
-// the update saving does not show (the optimizer state is not sharded yet). Outputs are bit-identical: with
+// the expected ~0.11 ms update saving does not show (not profiled). Outputs are bit-identical: with
 // fp32 sums of the same values and the same update code per element.
 #pragma once
 #include <cmath>
