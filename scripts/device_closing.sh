@@ -7,6 +7,7 @@
 #          .carry/targets_b.txt, at most TIME_LIMIT_S (5) seconds of timing per target),
 #          then the Python validity fixtures and the parity pair (tests/e2e/gpu_python_pairs.sh).
 #   PART=suites SUITES="c py": one run per .carry/targets_<tag>.txt (the later calls of the session).
+# The .carry/targets_<tag>.txt lists come from scripts/device_targets.py (C++ or --python targets).
 # Everything comes back as $OUT/closing.tgz plus $OUT/summary.txt (the device tool returns 8 files at most).
 set -u
 tar xzf .carry/build.tgz || exit 1
@@ -25,8 +26,8 @@ suite() {  # suite <tag> <limit_s> <bench run args...>: one bench run, expectati
 if [ "${PART:-a}" = a ]; then
   OUT="$work/mg" CH04_ARGS=--update-expectations bash scripts/device_multi_gpu.sh build > "$work/mg.txt" 2>&1
   cat "$work/mg/summary.txt" >> "$s" 2>/dev/null
-  # The C++ targets of the chapters without H200 expectations (.carry/targets_a.txt, written by the lead
-  # from `aisp bench list-targets`, Python pairs left out: they run in PART=b).
+  # The C++ targets of the chapters without H200 expectations (.carry/targets_a.txt from
+  # scripts/device_targets.py; Python pairs left out: they run apart).
   CUDA_VISIBLE_DEVICES=0 suite h200 ${SUITE_LIMIT_S:-330} --suite-timeout $(( ${SUITE_LIMIT_S:-330} - 40 )) \
     -t $(cat .carry/targets_a.txt)
 elif [ "${PART}" = b ]; then
