@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Appends (or replaces) a "Measured on <GPU> (<date>)" section in each chapter/lab README from one run's
-benchmark_test_results.json: target, variant, median, speedup [95% CI], verdict, memory. The numbers are the
+"""Appends (or replaces) an "Every variant on <GPU> (<date>)" section in each chapter/lab README from one run's
+benchmark_test_results.json: target, every variant, median, speedup [95% CI], verdict, memory. Beside the
+best-variant tables scripts/readme_results.py generates from the expectations (chapters only, checked by a
+test), this is the per-variant view of one run, and the only measured table for labs. The numbers are the
 run's own; the section names the run and the measurement document it belongs to.
-Usage: readme_h200_section.py RESULTS_JSON "H200 (2026-11-28)" docs/measurements/<doc>.md [chapter ...]"""
+Usage: readme_variant_table.py RESULTS_JSON "H200 (2026-11-28)" docs/measurements/<doc>.md [chapter ...]"""
 import json
 import os
 import re
@@ -39,7 +41,7 @@ def main():
         rows = rows_for(chapter, results)
         if not rows:
             continue
-        head = f"## Measured on {label}"
+        head = f"## Every variant on {label}"
         section = (f"{head}\n\nFrom `{doc}` (every check on, `--update-expectations`; the speedup of a latency pair "
                    "is that of its judged statistic). Timings are this run's medians.\n\n"
                    "| target | variant | median | speedup [95% CI] | verdict | peak memory |\n|---|---|---|---|---|---|\n"
