@@ -65,6 +65,29 @@ __device__ __forceinline__ uint32_t pack2(__nv_bfloat16 lo, __nv_bfloat16 hi) {
   return l | (h << 16);
 }
 
+// Online softmax of one tile's scores, per row (row 0: head g = registers 0, 1; row 1: head g+8 = registers
+// 2, 3): the rows' running max m over the quad's lanes, the rescale alpha of what came before, s turned into
+// exp2(s - m) in place, and this lane's running sum l.
+__device__ __forceinline__ void online_softmax_rows(float (&s)[2][4], float (&m)[2], float (&l)[2], float (&alpha)[2]) {
+#pragma unroll
+  for (int row = 0; row < 2; ++row) {
+    float mx = fmaxf(fmaxf(s[0][2 * row], s[0][2 * row + 1]), fmaxf(s[1][2 * row], s[1][2 * row + 1]));
+    mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
+    mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+    mx = fmaxf(mx, m[row]);
+    alpha[row] = exp2f(m[row] - mx);  // m = -inf before the first tile: alpha 0, scores are finite
+    m[row] = mx;
+    float sum = 0.0f;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      s[h][2 * row] = exp2f(s[h][2 * row] - mx);
+      s[h][2 * row + 1] = exp2f(s[h][2 * row + 1] - mx);
+      sum += s[h][2 * row] + s[h][2 * row + 1];
+    }
+    l[row] = l[row] * alpha[row] + sum;
+  }
+}
+
 __global__ void __launch_bounds__(kThreadsTc)
     attend_latent_tc(const __nv_bfloat16* __restrict__ c, const float* __restrict__ q_lat, int64_t len, int splits,
                      float* __restrict__ part_o, float2* __restrict__ part_ml) {
@@ -140,25 +163,8 @@ __global__ void __launch_bounds__(kThreadsTc)
       for (int w = 1; w < kWarpsTc; ++w) v += part[(w * 8 + e) * 32 + lane];
       s[e / 4][e % 4] = v;
     }
-    // Online softmax per row (row 0: head g = registers 0, 1; row 1: head g+8 = registers 2, 3).
     float alpha[2];
-#pragma unroll
-    for (int row = 0; row < 2; ++row) {
-      float mx = fmaxf(fmaxf(s[0][2 * row], s[0][2 * row + 1]), fmaxf(s[1][2 * row], s[1][2 * row + 1]));
-      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
-      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-      mx = fmaxf(mx, m[row]);
-      alpha[row] = exp2f(m[row] - mx);  // m = -inf before the first tile: alpha 0, scores are finite
-      m[row] = mx;
-      float sum = 0.0f;
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        s[h][2 * row] = exp2f(s[h][2 * row] - mx);
-        s[h][2 * row + 1] = exp2f(s[h][2 * row + 1] - mx);
-        sum += s[h][2 * row] + s[h][2 * row + 1];
-      }
-      l[row] = l[row] * alpha[row] + sum;
-    }
+    online_softmax_rows(s, m, l, alpha);
     // P as the A operand (M = heads, K = the tile's 16 tokens): a0 = head g, tokens 2t, 2t+1 (s[0][0..1]);
     // a1 = head g+8, same tokens (s[0][2..3]); a2 = head g, tokens 8+2t, 9+2t (s[1][0..1]); a3 = head g+8.
     const uint32_t pa0 = pack2(s[0][0], s[0][1]), pa1 = pack2(s[0][2], s[0][3]);
