@@ -65,6 +65,7 @@ json to_json(const VariantResult& v) {
             {"raw_times_ms", v.samples_ms},
             {"raw_wall_ms", v.wall_ms},
             {"discarded_samples", v.discarded},
+            {"power_capped_samples", v.power_capped},
             {"warmup_iterations", v.warmup_runs},
             {"stop_reason", v.stop_reason},
             {"timing_note", v.timing_note},
@@ -112,6 +113,7 @@ VariantResult variant_from_json(const json& j) {
   v.samples_ms = j.value("raw_times_ms", std::vector<double>{});
   v.wall_ms = j.value("raw_wall_ms", std::vector<double>{});
   v.discarded = j.value("discarded_samples", int64_t{0});
+  v.power_capped = j.value("power_capped_samples", int64_t{0});
   v.warmup_runs = j.value("warmup_iterations", int64_t{0});
   v.stop_reason = j.value("stop_reason", "");
   v.timing_note = j.value("timing_note", "");

@@ -10,19 +10,16 @@
 
 #include "core/stats.hpp"
 #include "core/verdict.hpp"
+#include "runner/sample_clock_rule.hpp"
 #include "runner/target_run.hpp"
-#include "runtime/nvml.hpp"  // clocks-event reason bits only (header constants, no CUDA)
 
 namespace aisp {
 namespace {
 
 constexpr double kAuditProbability = 0.2;
 constexpr int kMaxAuditedBlocks = 6, kMaxAuditedSamples = 32;
-// Clocks pulled below this fraction of the max SM clock (or any power/thermal slowdown reason) make a
-// sample unrepresentative: discarded and counted (NVBench's 75% rule plus NVML's reasons).
-constexpr double kThrottleClockFraction = 0.75;
-
-// The samples of one block into the variant's series: audited ones apart, throttled ones discarded.
+// The samples of one block into the variant's series: audited ones apart, throttled ones discarded,
+// power-capped ones kept and counted (runner/sample_clock_rule.hpp says which is which and why).
 BlockClocks record_samples(LiveVariant& l, const std::vector<TimedSampleReply>& samples, bool audited, double wall_ms,
                            double max_clock_mhz) {
   BlockClocks clocks{0, wall_ms};
@@ -39,11 +36,12 @@ BlockClocks record_samples(LiveVariant& l, const std::vector<TimedSampleReply>& 
       l.result->audit_samples_ms.push_back(gpu);
       continue;
     }
-    uint64_t reasons = s.throttle;
-    if ((reasons & throttle::slowdown_mask) || (mhz > 0 && max_clock_mhz > 0 && mhz < kThrottleClockFraction * max_clock_mhz)) {
+    SampleClockClass clock = classify_sample_clock(s.throttle, mhz, max_clock_mhz);
+    if (clock == SampleClockClass::discarded) {
       l.result->discarded++;
       continue;
     }
+    if (clock == SampleClockClass::power_capped) l.result->power_capped++;
     l.result->samples_ms.push_back(gpu);
     l.result->wall_ms.push_back(s.wall_ms);
     if (s.latency_ms >= 0) l.result->latency_samples_ms.push_back(s.latency_ms);

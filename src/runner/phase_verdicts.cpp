@@ -34,6 +34,16 @@ const std::vector<double>& judged_series(const VariantResult& v, const std::stri
   return goal == "latency" ? v.latency_samples_ms : v.samples_ms;
 }
 
+// Says in the variant's timing note how many kept samples ran at the software power cap, so a number
+// taken at the power limit is never presented as an unconstrained one.
+void note_power_capped(VariantResult& v) {
+  if (v.power_capped == 0) return;
+  v.timing_note += (v.timing_note.empty() ? "" : "; ") +
+                   fmt::format("{} of {} kept samples at the software power cap (SM clock >= 75% of max): a power-"
+                               "limited steady state",
+                               v.power_capped, v.samples_ms.size());
+}
+
 }  // namespace
 
 // Throughput in the workload's unit (items per run / time per run) or the latency percentile, each with
@@ -55,6 +65,7 @@ std::optional<GoalMetric> TargetRun::goal_metric_of(const VariantResult& v) cons
 
 void TargetRun::decide_verdicts() {
   VariantResult& base = *live_[0].result;
+  for (auto& l : live_) note_power_capped(*l.result);
   base.goal_metric = goal_metric_of(base);
   out_.minimum_required_speedup = target_min_speedup_;
   for (size_t i = 1; i < live_.size(); ++i) {
@@ -62,7 +73,7 @@ void TargetRun::decide_verdicts() {
     if (v.status == status::invalid) v.verdict = verdict_name(Verdict::invalid);
     if (v.status != status::succeeded && v.status != status::invalid) continue;
     if (v.samples_ms.empty()) {
-      if (v.status == status::succeeded) fail(live_[i], "timing", "no samples kept (all discarded as throttled)");
+      if (v.status == status::succeeded) fail(live_[i], "timing", "no samples kept (all discarded: clock below 75% of max, or a thermal / hardware slowdown)");
       continue;
     }
     const std::vector<double>& judged_base = judged_series(base, out_.goal);

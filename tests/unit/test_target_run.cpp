@@ -29,6 +29,8 @@ struct Behaviour {
   std::string goal = "speed";
   double latency_ms = -1;  // the run's request-latency percentile each timed sample reports (< 0: none)
   double items = 0;        // workload items per run (throughput goal)
+  uint64_t throttle = 0;   // NVML clocks-event reasons every timed sample reports
+  double sm_mhz = 0;       // the SM clock every timed sample reports (0: unknown); the fake GPU's max is 1980
 };
 
 // The output for a seed: four floats every variant of an honest pair agrees on.
@@ -59,6 +61,7 @@ class FakeWorker final : public VariantWorker {
     d.name = "fake";
     d.cc_major = 9;
     d.global_memory_bytes = int64_t{80} << 30;
+    d.sm_clock_max_mhz = 1980;
     Workload w;
     w.params = {{"n", b_.n}};
     w.items = b_.items;
@@ -109,7 +112,7 @@ class FakeWorker final : public VariantWorker {
     json s = json::array(), p = json::array();
     for (int i = 0; i < samples; ++i) {
       s.push_back({{"gpu_ms", b_.ms}, {"wall_ms", b_.ms + 0.05}, {"enqueue_ms", 0.01}, {"batch", 1}, {"drain_us", 2.0},
-                   {"sm_mhz", 0.0}, {"throttle", 0}});
+                   {"sm_mhz", b_.sm_mhz}, {"throttle", b_.throttle}});
       if (b_.latency_ms >= 0) s.back()["latency_ms"] = b_.latency_ms + 0.001 * (i % 3);  // a little spread
       bool wrong = b_.wrong_samples_from >= 0 && first + i >= b_.wrong_samples_from;
       p.push_back(to_json(projection(sample_seed(req.at("sample_seed"), first + i), wrong)));
@@ -124,7 +127,7 @@ class FakeWorker final : public VariantWorker {
   Behaviour b_;
 };
 
-TargetResult run_pair(Behaviour baseline, Behaviour variant) {
+TargetResult run_pair(Behaviour baseline, Behaviour variant, double time_limit_s = 0) {
   static int counter = 0;
   Target t;
   t.id = "fake:pair";
@@ -137,6 +140,7 @@ TargetResult run_pair(Behaviour baseline, Behaviour variant) {
   o.reproducible = true;
   o.seed = 7;
   o.iterations = 40;
+  if (time_limit_s > 0) o.policy.time_limit_s = time_limit_s;
   o.worker_factory = [&](const WorkerSpawn& s) -> std::unique_ptr<VariantWorker> {
     return std::make_unique<FakeWorker>(s.plugin.find("baseline") != std::string::npos ? baseline : variant);
   };
@@ -235,6 +239,36 @@ TEST(TargetRun, BaselineThatCannotLoadSkipsTheVariants) {
   TargetResult r = run_pair({.fail_load = true}, {.ms = 1.0});
   EXPECT_NE(r.error.find("baseline"), std::string::npos) << r.error;
   EXPECT_EQ(r.optimizations[0].status, "skipped");
+}
+
+// A sample whose only clocks-event reason is the software power cap, at >= 75% of the max clock, is the
+// kernel's steady state on a power-limited GPU: kept, counted and named (runner/sample_clock_rule.hpp).
+TEST(TargetRun, PowerCappedSamplesAtAHighClockAreKeptAndNamed) {
+  TargetResult r = run_pair({.ms = 2.0, .throttle = 0x4, .sm_mhz = 1700}, {.ms = 1.0, .sm_mhz = 1980});
+  const VariantResult& v = r.optimizations[0];
+  EXPECT_EQ(v.verdict, "FASTER") << v.error;
+  EXPECT_EQ(r.baseline.discarded, 0);
+  EXPECT_EQ(r.baseline.power_capped, static_cast<int64_t>(r.baseline.samples_ms.size()));
+  EXPECT_GT(r.baseline.power_capped, 0);
+  EXPECT_NE(r.baseline.timing_note.find("software power cap"), std::string::npos) << r.baseline.timing_note;
+  EXPECT_EQ(v.power_capped, 0);
+  EXPECT_EQ(v.timing_note.find("power cap"), std::string::npos) << v.timing_note;
+}
+
+// A clock pulled below 75% of max (whatever the reason) or a thermal slowdown is a disturbance: every such
+// sample is discarded, and a variant left with none fails with the reason.
+TEST(TargetRun, DeepPowerCapOrThermalSamplesAreDiscarded) {
+  for (Behaviour bad : {Behaviour{.ms = 1.0, .throttle = 0x4, .sm_mhz = 1200},
+                        Behaviour{.ms = 1.0, .throttle = 0x40, .sm_mhz = 1900},
+                        Behaviour{.ms = 1.0, .throttle = 0x4}}) {  // power cap with the clock unknown
+    TargetResult r = run_pair({.ms = 2.0}, bad, 0.2);
+    const VariantResult& v = r.optimizations[0];
+    EXPECT_TRUE(v.samples_ms.empty());
+    EXPECT_GT(v.discarded, 0);
+    EXPECT_EQ(v.power_capped, 0);
+    EXPECT_EQ(v.status, "failed_error");
+    EXPECT_NE(v.error.find("no samples kept"), std::string::npos) << v.error;
+  }
 }
 
 }  // namespace
