@@ -8,6 +8,7 @@ import contextlib
 from .declarations import declarations_json
 from .guards import TorchGuard
 from .loader import load_benchmark
+from .torch_profile import TorchProfiler, requested
 
 
 class Driver:
@@ -18,6 +19,10 @@ class Driver:
         self.bench = None
         self.stream = None
         self.stream_handle = 0
+        # `aisp profile torch` ($AISP_TORCH_PROFILE): the first run() after setup, the check request's, runs
+        # under torch.profiler (torch_profile.py). Refused here, as a load error, when torch is missing.
+        prefix = requested()
+        self.profiler = TorchProfiler(torch, prefix) if prefix else None
 
     def create(self):
         """Imports the file and returns its declarations as JSON text."""
@@ -70,7 +75,10 @@ class Driver:
 
     def run(self, harness):
         self._bind(harness)
-        self._call(self.bench.benchmark_fn, "benchmark_fn()")
+        if self.profiler is not None:
+            self.profiler.profile_once(lambda: self._call(self.bench.benchmark_fn, "benchmark_fn()"))
+        else:
+            self._call(self.bench.benchmark_fn, "benchmark_fn()")
         self._report(harness, self.guard.check_flags("benchmark_fn()"))
         self._report(harness, self.guard.check_compiles("benchmark_fn()"))
 

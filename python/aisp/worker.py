@@ -85,11 +85,13 @@ def main(argv=None):
     try:
         torch = preimport()
         lib = _abi.load(args.library)
+        # Raises when `aisp profile torch` asked for a profile and torch is missing (torch_profile.py).
+        driver = Driver(args.benchmark, torch)
     except Exception as exc:  # a missing or mismatched libaisp_worker.so, a torch that cannot load
         sys.stderr.write(traceback.format_exc())
         report_load_error(args.out_fd, exc)
         os._exit(3)
-    table = CallbackTable(lib, Driver(args.benchmark, torch))
+    table = CallbackTable(lib, driver)
     rc = lib.aisp_worker_serve(args.benchmark.encode(), 1 if args.validity == "on" else 0, args.in_fd, args.out_fd,
                                table.factory_fn, None)
     sys.stdout.flush()
