@@ -10,7 +10,7 @@ class MonolithicServing : public InferenceMonolithicBase {
   std::string technique() const override { return "monolithic: one stream, each request's prefill then its decode"; }
   void run(aisp::Context& ctx) override {
     reset_counters(ctx.stream());
-    for (int r = 0; r < kPdRequests; ++r) enqueue_request(ctx, r, ctx.stream(), ctx.stream(), nullptr);
+    for (int r = 0; r < requests(); ++r) enqueue_request(ctx, r, ctx.stream(), ctx.stream(), nullptr);
   }
 };
 
