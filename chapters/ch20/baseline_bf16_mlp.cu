@@ -2,11 +2,13 @@
 //
 // Technique: gate = x Wg^T and up = x Wu^T by ch10's persistent wgmma GEMM (plain bf16 store), a SwiGLU
 // kernel h = silu(gate) * up (16-byte loads), the down GEMM d = h W2^T, and a residual kernel y = x + d.
-// Why it is slow(er): the GEMMs are as fast as the optimized ones, but gate and up (2 x 59 MiB) are
-// written and read back, h takes another pass, and d another read + write: ~0.37 GB of extra traffic
-// (~0.13 ms at ~3 TB/s) and three extra launches around ~1.1 ms of tensor-core work.
-// Expected on Hopper: ~1.25 ms.
-// Measured (H100 SXM, harness cold mode, 2026-11-25, 14 checks passed): 1.050 ms.
+// Why it is slow(er): the GEMMs are as fast as the optimized ones, but gate and up (2 x 147 MB at 8192
+// tokens x 8960) are written and read back, h takes another pass, and d another read + write: ~0.6 GB of
+// extra traffic (~0.12 ms at ~4.5 TB/s on the H200) and three extra launches around ~1 ms of tensor-core
+// work (Qwen2.5-1.5B's FFN, see bf16_mlp.cuh for why this shape).
+// Expected on Hopper: ~1.1 ms.
+// Measured (earlier shape: Llama-3-8B's 4096 -> 14336 FFN, 2048 tokens; H100 SXM, harness cold mode,
+// 2026-11-25): 1.050 ms. At the current shape: see optimized_bf16_mlp.cu.
 #include "../ch10/gemm_ws_kernel.cuh"
 #include "bf16_mlp.cuh"
 

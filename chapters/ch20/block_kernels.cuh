@@ -36,7 +36,11 @@ __device__ __forceinline__ uint4 pack8(const float (&f)[8]) {
   return v;
 }
 
-__device__ __forceinline__ float silu(float x) { return x / (1.0f + __expf(-x)); }
+// silu(x) = x sigmoid(x) with fast-math intrinsics: __expf (ex2.approx) and __fdividef (rcp.approx + mul),
+// two MUFU ops and ~6 instructions instead of an IEEE division's ~20 (it matters in a GEMM epilogue, where
+// it does not overlap the tensor cores). Error: a few fp32 ulps; for x < -87, exp(-x) > 2^126 and the
+// result is 0 (the true value is below 1e-36). Used by both sides of bf16_mlp.
+__device__ __forceinline__ float silu(float x) { return __fdividef(x, 1.0f + __expf(-x)); }
 
 // One warp per row of `dim` (a multiple of 256): rstd[row] = 1 / sqrt(mean(x^2) + eps).
 __global__ void row_rstd(const __nv_bfloat16* __restrict__ x, int64_t rows, int dim, float* __restrict__ rstd) {
