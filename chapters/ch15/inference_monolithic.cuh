@@ -101,8 +101,11 @@ class InferenceMonolithicBase : public aisp::Benchmark {
  public:
   aisp::Workload workload() const override {
     aisp::Workload w;
-    w.params = {{"requests", pd_requests()}, {"prompt_max", pd_prompt_max()}, {"state", kPdState},
-                {"prefill_fma", kPrefillFma}, {"decode_fma", kDecodeFma}};
+    w.params = {{"requests", pd_requests()},
+                {"prompt_max", pd_prompt_max()},
+                {"state", kPdState},
+                {"prefill_fma", kPrefillFma},
+                {"decode_fma", kDecodeFma}};
     w.precision = aisp::DType::f32;
     w.bytes = 2.0 * pd_requests() * kPdState * sizeof(float);
     w.items = static_cast<double>(pd_requests());
@@ -114,8 +117,9 @@ class InferenceMonolithicBase : public aisp::Benchmark {
   void setup(aisp::Context& ctx) override {
     const int64_t requests = ctx.param("requests"), prompt_max = ctx.param("prompt_max");
     if (requests > kPdMaxRequests || prompt_max > INT32_MAX)
-      throw std::invalid_argument("inference_monolithic: requests=" + std::to_string(requests) + ", prompt_max=" +
-                                  std::to_string(prompt_max) + ": the trace holds at most 2^24 requests (int32 "
+      throw std::invalid_argument("inference_monolithic: requests=" + std::to_string(requests) +
+                                  ", prompt_max=" + std::to_string(prompt_max) +
+                                  ": the trace holds at most 2^24 requests (int32 "
                                   "arrival microseconds) and prompts of at most 2^31-1 tokens (int32 lengths)");
     aisp::TraceSpec spec;
     spec.requests = static_cast<int32_t>(requests);
@@ -129,8 +133,8 @@ class InferenceMonolithicBase : public aisp::Benchmark {
     const trace_kv::Footprint need = trace_kv::footprint(trace_.requests, kPdRowBytes, trace_kv::Rows::prompt, other);
     size_t free_bytes = 0, total_bytes = 0;
     AISP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    if (std::string why = trace_kv::shortfall(need, double(free_bytes), double(total_bytes),
-                                              "--axis requests=... / --axis prompt_max=...");
+    if (std::string why =
+            trace_kv::shortfall(need, double(free_bytes), double(total_bytes), "--axis requests=... / --axis prompt_max=...");
         !why.empty())
       throw std::runtime_error("inference_monolithic: " + why);
     row0_.assign(trace_.requests.size(), 0);

@@ -5,8 +5,8 @@
 // GPU, while the default 32 requests run, verify and are timed in the same command after it.
 // Skips with a visible reason when no GPU is present (CI).
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <sys/wait.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <cstdlib>
@@ -32,8 +32,10 @@ bool have_gpu() {
 TEST(TraceBudget, ATraceBiggerThanTheDeviceFailsWithItsNumbersAndTheRunGoesOn) {
   if (!have_gpu()) GTEST_SKIP() << "no GPU: `aisp info gpu` found no CUDA device";
   std::string dir = std::filesystem::temp_directory_path() / "aisp_trace_budget_test";
-  std::string cmd = "'" + aisp_exe() + "' bench run -t ch15:inference_monolithic --axis requests=1M,32 "
-                    "--iterations 10 --warmup 1 --no-db --json --artifacts-dir " + dir + " 2>/dev/null";
+  std::string cmd = "'" + aisp_exe() +
+                    "' bench run -t ch15:inference_monolithic --axis requests=1M,32 "
+                    "--iterations 10 --warmup 1 --no-db --json --artifacts-dir " +
+                    dir + " 2>/dev/null";
   std::string out;
   FILE* p = popen(cmd.c_str(), "r");
   char buf[4096];
@@ -55,8 +57,8 @@ TEST(TraceBudget, ATraceBiggerThanTheDeviceFailsWithItsNumbersAndTheRunGoesOn) {
   EXPECT_EQ(big["baseline"]["status"], "failed_error") << big["baseline"].dump(1);
   EXPECT_EQ(big["baseline"]["error_kind"], "exception") << big["baseline"].dump(1);  // not "oom", not "crashed"
   const std::string why = big["error"].is_string() ? big["error"].get<std::string>() : big.dump();
-  for (const char* part : {"setup: inference_monolithic: the request trace needs", "GiB of KV cache",
-                           "1048576 requests x", "x 1024 B per token", "GiB free of", "--axis requests"})
+  for (const char* part : {"setup: inference_monolithic: the request trace needs", "GiB of KV cache", "1048576 requests x",
+                           "x 1024 B per token", "GiB free of", "--axis requests"})
     EXPECT_NE(why.find(part), std::string::npos) << "missing '" << part << "' in: " << why;
 
   // requests=32 (the default trace), after it in the same command: served, verified and timed.
