@@ -13,7 +13,11 @@
 // Expected on H100: ~25 us, ~1.7x over cuBLAS BF16. Measured (H100 80GB HBM3, 2026-11-28,
 // docs/measurements/ch15_ch16_h100_20261128.md): 32.4 us (1.81 TB/s of int8 W), 1.37x [1.35, 1.40]. On the H200
 // (docs/measurements/closing_calls_20261128.md, call C): 31.5 us against 33.3 us, 1.059x [1.040, 1.078],
-// INCONCLUSIVE: the BF16 baseline reads W at ~3.5 TB/s there, this kernel does not get faster (instruction-bound).
+// INCONCLUSIVE: the BF16 baseline reads W at ~3.5 TB/s there, this kernel does not get faster (instruction-bound:
+// ~7.5 instructions per weight, i.e. ~17 weights/clk per SM of issue, where the H200's HBM delivers 18.4 B/clk per
+// SM). Again 2026-11-28 (docs/measurements/session_20261128b.md): 31.5 us vs 33.6 us, 1.068x [1.049, 1.088],
+// INCONCLUSIVE. optimized_int8_weight_only_mma.cu moves the multiply-adds to the tensor cores (1.49x there).
+// The quantization in setup() is int8_weight_only.cuh's (Int8QuantizedBase), shared with that variant.
 #include "int8_weight_only.cuh"
 
 namespace {
@@ -22,32 +26,6 @@ constexpr int kRows = 4;    // output rows per warp
 constexpr int kTokens = 4;  // M, fixed by the pair
 constexpr int kWarps = 8;   // per block
 constexpr int kChunk = 16;  // int8 weights per lane per step (one 16-byte load per row)
-
-// One warp per row: scale = amax/127, q = rint(w / scale) in [-127, 127]. Static weights, setup() only.
-__global__ void quantize_rows_int8(const __nv_bfloat16* __restrict__ w, int8_t* __restrict__ q, float* __restrict__ scale,
-                                   int n, int k) {
-  const int row = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32, lane = threadIdx.x % 32;
-  if (row >= n) return;
-  const __nv_bfloat16* r = w + static_cast<int64_t>(row) * k;
-  float amax = 0;
-  for (int i = lane; i < k; i += 32) amax = fmaxf(amax, fabsf(__bfloat162float(r[i])));
-  for (int o = 16; o > 0; o >>= 1) amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, o));
-  const float s = amax > 0 ? amax / 127.0f : 1.0f;
-  if (lane == 0) scale[row] = s;
-  for (int i = lane; i < k; i += 32)
-    q[static_cast<int64_t>(row) * k + i] =
-        static_cast<int8_t>(fmaxf(-127.0f, fminf(127.0f, rintf(__bfloat162float(r[i]) / s))));
-}
-
-// The 4 signed bytes of `word` as exact floats: byte b (biased by ^0x80 to 0..255) is placed in the low
-// mantissa bits of 2^23 (0x4B000000), which is the float 8388608 + b; subtracting 8388608 + 128 gives w.
-__device__ __forceinline__ void int8x4_to_float(uint32_t word, float (&f)[4]) {
-  const uint32_t biased = word ^ 0x80808080u;
-  f[0] = __uint_as_float(__byte_perm(biased, 0x4B000000u, 0x7440)) - 8388736.0f;
-  f[1] = __uint_as_float(__byte_perm(biased, 0x4B000000u, 0x7441)) - 8388736.0f;
-  f[2] = __uint_as_float(__byte_perm(biased, 0x4B000000u, 0x7442)) - 8388736.0f;
-  f[3] = __uint_as_float(__byte_perm(biased, 0x4B000000u, 0x7443)) - 8388736.0f;
-}
 
 // Two packed bf16 -> two floats (a bf16 is the high half of a float).
 __device__ __forceinline__ float2 bf16x2_to_float2(uint32_t u) {
@@ -102,7 +80,7 @@ __global__ void __launch_bounds__(kWarps * 32)
   }
 }
 
-class OptimizedInt8WeightOnly : public Int8WeightOnlyBase {
+class OptimizedInt8WeightOnly : public Int8QuantizedBase {
  public:
   void run(aisp::Context& ctx) override {
     const int n = static_cast<int>(ctx.param("n")), k = static_cast<int>(ctx.param("k"));
@@ -116,21 +94,10 @@ class OptimizedInt8WeightOnly : public Int8WeightOnlyBase {
   }
 
  protected:
-  void prepare(aisp::Context& ctx) override {
-    const int64_t m = ctx.param("m"), n = ctx.param("n"), k = ctx.param("k");
+  void check_shape(int64_t m, int64_t n, int64_t k) const override {
     if (m != kTokens || n % kRows || k % (32 * kChunk))
       throw std::runtime_error("int8_weight_only: the kernel is written for m = 4, n % 4 == 0, k % 512 == 0");
-    q_ = static_cast<int8_t*>(ctx.scratch("w_int8", n * k));
-    scale_ = static_cast<float*>(ctx.scratch("w_scale", n * sizeof(float)));
-    quantize_rows_int8<<<static_cast<unsigned>((n + 7) / 8), 256, 0, ctx.stream()>>>(
-        ctx.buffer("w").as<const __nv_bfloat16>(), q_, scale_, static_cast<int>(n), static_cast<int>(k));
-    AISP_LAUNCH_CHECK();
-    AISP_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
   }
-
- private:
-  int8_t* q_ = nullptr;
-  float* scale_ = nullptr;
 };
 
 }  // namespace
