@@ -27,21 +27,8 @@ __global__ void expand_heads(const __nv_bfloat16* __restrict__ c, const __nv_bfl
   out[(int64_t(h) * len + t) * ch18::kD + d] = __float2bfloat16_rn(acc);
 }
 
-__global__ void __launch_bounds__(128) attend_heads(const __nv_bfloat16* __restrict__ q, ch18::ContiguousBf16 load, int64_t len,
-                                                    float q_scale, int splits, ch18::Partials part) {
-  const int64_t row = blockIdx.y;
-  load.row_base = row * len;
-  int64_t begin, end;
-  ch18::split_range(len, blockIdx.x, splits, begin, end);
-  float qv[8];
-  ch18::load_q(q + row * ch18::kD, q_scale, qv);
-  const ch18::State st = ch18::attend_range<4, 4>(load, begin, end, qv);
-  float m, l;
-  const float acc = ch18::merge_cta<4>(st, m, l);
-  const int64_t slot = row * splits + blockIdx.x;
-  part.o[slot * ch18::kD + threadIdx.x] = acc;
-  if (threadIdx.x == 0) part.ml[slot] = make_float2(m, l);
-}
+// Attention over the per-head K and V: decode_split.cuh's split-KV kernel over a contiguous cache, 4 warps.
+constexpr auto attend_heads = ch18::split_kv_contiguous<4, 4>;
 
 class BaselineMlaFullHeads : public MlaLatentKvBase {
  public:

@@ -226,4 +226,31 @@ struct ContiguousBf16 {
   }
 };
 
+// The end of every split-KV CTA: merge the warps' states (merge_cta) and write the split's partial, slot
+// row * splits + split (blockIdx.x), for combine().
+template <int kWarps>
+__device__ __forceinline__ void write_partial(const State& st, Partials& part, int64_t row, int splits) {
+  float m, l;
+  const float acc = merge_cta<kWarps>(st, m, l);
+  const int64_t slot = row * splits + blockIdx.x;
+  part.o[slot * kD + threadIdx.x] = acc;
+  if (threadIdx.x == 0) part.ml[slot] = make_float2(m, l);
+}
+
+// Split-KV decode attention over the contiguous bf16 cache (ContiguousBf16), grid (splits, rows) of kWarps-warp
+// CTAs: each attends its split of its row and writes the partial; combine() merges them. ch18's
+// flash_decoding, the contiguous reference of paged_attn_backend and mla_latent_kv's full-heads baseline.
+template <int kWarps, int kUnroll>
+__global__ void __launch_bounds__(kWarps * 32) split_kv_contiguous(const __nv_bfloat16* __restrict__ q, ContiguousBf16 load,
+                                                                   int64_t len, float q_scale, int splits, Partials part) {
+  const int64_t row = blockIdx.y;
+  load.row_base = row * len;
+  int64_t begin, end;
+  split_range(len, blockIdx.x, splits, begin, end);
+  float qv[8];
+  load_q(q + row * kD, q_scale, qv);
+  const State st = attend_range<kWarps, kUnroll>(load, begin, end, qv);
+  write_partial<kWarps>(st, part, row, splits);
+}
+
 }  // namespace ch18

@@ -61,6 +61,59 @@ __device__ __forceinline__ void project_tile(const __nv_bfloat16* __restrict__ x
   __syncthreads();
 }
 
+// fp8 e4m3 with a per-block scale (the optimized variant's format; labs/kv_cache's paged fp8 pool uses it
+// too, beside its own int8 format of the same shape): pack16 stores 16 values times inv (= 448 / amax) as
+// saturating e4m3 codes; unpack8 turns 8 codes (8 bytes per lane per row) back into floats times the scale.
+struct E4m3 {
+  static constexpr float kMax = 448.0f;  // e4m3's largest finite value
+  __device__ static void pack16(const float* v, float inv, uint4& out) {
+    __nv_fp8x2_storage_t* p = reinterpret_cast<__nv_fp8x2_storage_t*>(&out);
+#pragma unroll
+    for (int j = 0; j < 8; ++j)
+      p[j] = __nv_cvt_float2_to_fp8x2(make_float2(v[2 * j] * inv, v[2 * j + 1] * inv), __NV_SATFINITE, __NV_E4M3);
+  }
+  __device__ static void unpack8(const uint2& u, float s, float (&f)[8]) {
+    const __nv_fp8x2_storage_t* p = reinterpret_cast<const __nv_fp8x2_storage_t*>(&u);
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const float2 x = __half22float2(__half2(__nv_cvt_fp8x2_to_halfraw2(p[i], __NV_E4M3)));
+      f[2 * i] = x.x * s;
+      f[2 * i + 1] = x.y * s;
+    }
+  }
+};
+
+// The quantizing epilogue of a projection tile (acc, after project_tile), any 8-bit Format (kMax, pack16):
+// per 16-token block b of the tile, the amax of its 16 x 128 values (4 warps, red[b][warp]) gives
+// scale = amax / kMax; thread t stores token t / 8, dims (t % 8) * 16 .. +16 as codes at dest.row(b, t / 8)
+// and thread 0 the scale at dest.scale(b). Dest says where the block lives (contiguous here, a page in
+// labs/kv_cache).
+template <class Format, class Dest>
+__device__ __forceinline__ void quantize_tile(float (*acc)[kAccLd], float (*red)[4], const Dest& dest) {
+  const int r = threadIdx.x / 8, d0 = (threadIdx.x % 8) * 16, warp = threadIdx.x / 32;
+  float amax[2] = {0.0f, 0.0f};
+#pragma unroll
+  for (int b = 0; b < 2; ++b)
+#pragma unroll
+    for (int i = 0; i < 16; ++i) amax[b] = fmaxf(amax[b], fabsf(acc[b * kBlock + r][d0 + i]));
+#pragma unroll
+  for (int b = 0; b < 2; ++b) {
+#pragma unroll
+    for (int o = 16; o > 0; o /= 2) amax[b] = fmaxf(amax[b], __shfl_xor_sync(0xffffffffu, amax[b], o));
+    if (threadIdx.x % 32 == 0) red[b][warp] = amax[b];
+  }
+  __syncthreads();
+#pragma unroll
+  for (int b = 0; b < 2; ++b) {
+    const float m = fmaxf(fmaxf(red[b][0], red[b][1]), fmaxf(red[b][2], red[b][3]));
+    const float inv = m > 0.0f ? Format::kMax / m : 1.0f, scale = m > 0.0f ? m / Format::kMax : 1.0f;
+    uint4 out;
+    Format::pack16(&acc[b * kBlock + r][d0], inv, out);
+    *reinterpret_cast<uint4*>(dest.row(b, r) + d0) = out;
+    if (threadIdx.x == 0) *dest.scale(b) = scale;
+  }
+}
+
 // Split-KV decode attention over any cache loader (one instantiation per variant): grid splits x heads.
 template <class Loader>
 __global__ void __launch_bounds__(128) attend_splits(const __nv_bfloat16* __restrict__ q, Loader load, int64_t len,

@@ -17,21 +17,8 @@ namespace {
 
 constexpr int kWarps = 4, kUnroll = 4;
 
-__global__ void __launch_bounds__(kWarps * 32) decode_split_kv(const __nv_bfloat16* __restrict__ q, ch18::ContiguousBf16 load,
-                                                               int64_t len, float q_scale, int splits, ch18::Partials part) {
-  const int64_t row = blockIdx.y;
-  load.row_base = row * len;
-  int64_t begin, end;
-  ch18::split_range(len, blockIdx.x, splits, begin, end);
-  float qv[8];
-  ch18::load_q(q + row * ch18::kD, q_scale, qv);
-  const ch18::State st = ch18::attend_range<kWarps, kUnroll>(load, begin, end, qv);
-  float m, l;
-  const float acc = ch18::merge_cta<kWarps>(st, m, l);
-  const int64_t slot = row * splits + blockIdx.x;
-  part.o[slot * ch18::kD + threadIdx.x] = acc;
-  if (threadIdx.x == 0) part.ml[slot] = make_float2(m, l);
-}
+// The kernel: decode_split.cuh's split_kv_contiguous<4, 4> (each CTA: the baseline's loop over its range).
+constexpr auto decode_split_kv = ch18::split_kv_contiguous<kWarps, kUnroll>;
 
 class OptimizedFlashDecoding : public flash_decoding::FlashDecodingBase {
  public:

@@ -17,6 +17,17 @@ namespace {
 
 using namespace kv_fp8;
 
+// Where a tile's block b lives in the contiguous cache: rows t0 + b * 16 .., column group g; its scales.
+struct Contiguous {
+  uint8_t* cache;
+  float* scales;
+  int64_t t0;
+  int g;
+  __device__ __forceinline__ uint8_t* row(int b, int r) const { return cache + (t0 + b * kBlock + r) * kRow + g * ch18::kD; }
+  __device__ __forceinline__ float* scale(int b) const { return scales + (t0 / kBlock + b) * (2 * kHeads) + g; }
+};
+
+// The baseline's tensor-core tile, then the fp8 epilogue (kv_cache_fp8.cuh's quantize_tile<E4m3>).
 __global__ void __launch_bounds__(128) project_fp8(const __nv_bfloat16* __restrict__ x, const __nv_bfloat16* __restrict__ w,
                                                    uint8_t* __restrict__ cache, float* __restrict__ scales) {
   __shared__ float acc[kTileT][kAccLd];
@@ -24,44 +35,7 @@ __global__ void __launch_bounds__(128) project_fp8(const __nv_bfloat16* __restri
   const int64_t t0 = int64_t(blockIdx.x) * kTileT;
   const int g = blockIdx.y;
   project_tile(x, w, t0, g, acc);
-  // Thread t covers, in each of the tile's two 16-token blocks, token t/8 and dims (t%8)*16 .. +16.
-  const int r = threadIdx.x / 8, d0 = (threadIdx.x % 8) * 16, warp = threadIdx.x / 32;
-  float amax[2] = {0.0f, 0.0f};
-#pragma unroll
-  for (int b = 0; b < 2; ++b)
-#pragma unroll
-    for (int i = 0; i < 16; ++i) amax[b] = fmaxf(amax[b], fabsf(acc[b * kBlock + r][d0 + i]));
-#pragma unroll
-  for (int b = 0; b < 2; ++b) {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) amax[b] = fmaxf(amax[b], __shfl_xor_sync(0xffffffffu, amax[b], o));
-    if (threadIdx.x % 32 == 0) red[b][warp] = amax[b];
-  }
-  __syncthreads();
-#pragma unroll
-  for (int b = 0; b < 2; ++b) {
-    const float m = fmaxf(fmaxf(red[b][0], red[b][1]), fmaxf(red[b][2], red[b][3]));
-    const float inv = m > 0.0f ? 448.0f / m : 1.0f, scale = m > 0.0f ? m / 448.0f : 1.0f;
-    uint4 out;
-    __nv_fp8x2_storage_t* p = reinterpret_cast<__nv_fp8x2_storage_t*>(&out);
-#pragma unroll
-    for (int j = 0; j < 8; ++j)
-      p[j] = __nv_cvt_float2_to_fp8x2(
-          make_float2(acc[b * kBlock + r][d0 + 2 * j] * inv, acc[b * kBlock + r][d0 + 2 * j + 1] * inv), __NV_SATFINITE,
-          __NV_E4M3);
-    *reinterpret_cast<uint4*>(cache + (t0 + b * kBlock + r) * kRow + g * ch18::kD + d0) = out;
-    if (threadIdx.x == 0) scales[(t0 / kBlock + b) * (2 * kHeads) + g] = scale;
-  }
-}
-
-__device__ __forceinline__ void fp8x8_to_float(const uint2& u, float s, float (&f)[8]) {
-  const __nv_fp8x2_storage_t* p = reinterpret_cast<const __nv_fp8x2_storage_t*>(&u);
-#pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    const float2 x = __half22float2(__half2(__nv_cvt_fp8x2_to_halfraw2(p[i], __NV_E4M3)));
-    f[2 * i] = x.x * s;
-    f[2 * i + 1] = x.y * s;
-  }
+  quantize_tile<E4m3>(acc, red, Contiguous{cache, scales, t0, g});
 }
 
 // Token t of head h: K at cache[t][0][h], V at cache[t][1][h] (1 byte per element), scales per 16 tokens.
@@ -80,8 +54,8 @@ struct Fp8Blocked {
             __ldg(reinterpret_cast<const uint2*>(cache + off + kHeads * ch18::kD)), __ldg(s + head), __ldg(s + kHeads + head)};
   }
   __device__ __forceinline__ void convert(const Raw& r, int64_t, float (&kf)[8], float (&vf)[8]) const {
-    fp8x8_to_float(r.k, r.sk, kf);
-    fp8x8_to_float(r.v, r.sv, vf);
+    E4m3::unpack8(r.k, r.sk, kf);
+    E4m3::unpack8(r.v, r.sv, vf);
   }
 };
 

@@ -38,11 +38,7 @@ __global__ void __launch_bounds__(kWarps * 32)
   float qv[8];
   ch18::load_q(q + row * ch18::kD, q_scale, qv);
   const ch18::State st = ch18::attend_range<kWarps, kUnroll>(load, begin, end, qv);
-  float m, l;
-  const float acc = ch18::merge_cta<kWarps>(st, m, l);
-  const int64_t slot = row * splits + blockIdx.x;
-  part.o[slot * ch18::kD + threadIdx.x] = acc;
-  if (threadIdx.x == 0) part.ml[slot] = make_float2(m, l);
+  ch18::write_partial<kWarps>(st, part, row, splits);
 }
 
 class OptimizedPagedAttn : public PagedAttnBase {

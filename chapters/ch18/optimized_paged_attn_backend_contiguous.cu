@@ -26,22 +26,8 @@ __global__ void gather_pages(const __nv_bfloat16* __restrict__ pool, const int32
   for (int i = threadIdx.x; i < kBlock * ch18::kD / 8; i += blockDim.x) dst[i] = src[i];
 }
 
-__global__ void __launch_bounds__(kWarps * 32)
-    contiguous_split_kv(const __nv_bfloat16* __restrict__ q, ch18::ContiguousBf16 load, int64_t len, float q_scale, int splits,
-                        ch18::Partials part) {
-  const int64_t row = blockIdx.y;
-  load.row_base = row * len;
-  int64_t begin, end;
-  ch18::split_range(len, blockIdx.x, splits, begin, end);
-  float qv[8];
-  ch18::load_q(q + row * ch18::kD, q_scale, qv);
-  const ch18::State st = ch18::attend_range<kWarps, kUnroll>(load, begin, end, qv);
-  float m, l;
-  const float acc = ch18::merge_cta<kWarps>(st, m, l);
-  const int64_t slot = row * splits + blockIdx.x;
-  part.o[slot * ch18::kD + threadIdx.x] = acc;
-  if (threadIdx.x == 0) part.ml[slot] = make_float2(m, l);
-}
+// The kernel: decode_split.cuh's split_kv_contiguous<4, 4>, the loop of the paged kernel over contiguous rows.
+constexpr auto contiguous_split_kv = ch18::split_kv_contiguous<kWarps, kUnroll>;
 
 class ContiguousReference : public PagedAttnBase {
  public:

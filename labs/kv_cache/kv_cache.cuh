@@ -75,11 +75,7 @@ __global__ void __launch_bounds__(128)
   float qv[8];
   ch18::load_q(q + row * ch18::kD, q_scale, qv);
   const ch18::State st = ch18::attend_range<4, 4>(load, begin, end, qv);
-  float m, l;
-  const float acc = ch18::merge_cta<4>(st, m, l);
-  const int64_t slot = row * splits + blockIdx.x;
-  part.o[slot * ch18::kD + threadIdx.x] = acc;
-  if (threadIdx.x == 0) part.ml[slot] = make_float2(m, l);
+  ch18::write_partial<4>(st, part, row, splits);
 }
 
 // One CTA of 128 threads per (sequence, head): rescale and sum the splits' partials, o in bf16.

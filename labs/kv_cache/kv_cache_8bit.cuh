@@ -1,31 +1,14 @@
-// labs/kv_cache: the 8-bit page formats, shared by the fp8 and int8 variants. One template for the
-// projection epilogue that quantizes (per (page, K|V, head): amax over its 16 tokens x 128 dims, scale =
-// amax / max code, codes = value / scale, saturating) and one for the attention loader that dequantizes
-// (8 codes = 8 bytes per lane per row, times the page's scale, in registers). A format is a struct with
-// kMax, pack16 and unpack8.
+// labs/kv_cache: the 8-bit page formats, shared by the fp8 and int8 variants. The projection's quantizing
+// epilogue is ch18's (kv_cache_fp8.cuh's quantize_tile: per (page, K|V, head): amax over its 16 tokens x 128
+// dims, scale = amax / max code, codes = value / scale, saturating), writing into pages; one template here
+// for the attention loader that dequantizes (8 codes = 8 bytes per lane per row, times the page's scale, in
+// registers). A format is a struct with kMax, pack16 and unpack8: e4m3 is ch18's, int8 the lab's own.
 #pragma once
 #include "kv_cache.cuh"
 
 namespace kv_lab {
 
-struct E4m3 {
-  static constexpr float kMax = 448.0f;  // e4m3's largest finite value
-  __device__ static void pack16(const float* v, float inv, uint4& out) {
-    __nv_fp8x2_storage_t* p = reinterpret_cast<__nv_fp8x2_storage_t*>(&out);
-#pragma unroll
-    for (int j = 0; j < 8; ++j)
-      p[j] = __nv_cvt_float2_to_fp8x2(make_float2(v[2 * j] * inv, v[2 * j + 1] * inv), __NV_SATFINITE, __NV_E4M3);
-  }
-  __device__ static void unpack8(const uint2& u, float s, float (&f)[8]) {
-    const __nv_fp8x2_storage_t* p = reinterpret_cast<const __nv_fp8x2_storage_t*>(&u);
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {
-      const float2 x = __half22float2(__half2(__nv_cvt_fp8x2_to_halfraw2(p[i], __NV_E4M3)));
-      f[2 * i] = x.x * s;
-      f[2 * i + 1] = x.y * s;
-    }
-  }
-};
+using kv_fp8::E4m3;  // ch18 kv_cache_fp8's format (kv_cache_fp8.cuh)
 
 struct Int8 {
   static constexpr float kMax = 127.0f;  // symmetric: -127..127 (-128 unused, so the scale is exact both ways)
@@ -41,8 +24,18 @@ struct Int8 {
   }
 };
 
-// Projection + quantizing epilogue: grid (32-token tiles, 16 column groups), 128 threads. Thread t covers,
-// in each of the tile's two pages, token t / 8 and dims (t % 8) * 16 .. +16 (ch18 kv_cache_fp8's mapping).
+// Where a projection tile's block b lives: page page[b] of the pool, column group g; its scale.
+struct PagedDest {
+  uint8_t* pool;
+  float* scales;
+  const int64_t (&page)[2];
+  int g;
+  __device__ __forceinline__ uint8_t* row(int b, int r) const { return pool + page_offset(page[b], g, r); }
+  __device__ __forceinline__ float* scale(int b) const { return scales + page[b] * kGroups + g; }
+};
+
+// Projection + quantizing epilogue: grid (32-token tiles, 16 column groups), 128 threads: ch18's tensor-core
+// tile and its epilogue (kv_cache_fp8.cuh's project_tile and quantize_tile), written into the tile's two pages.
 template <class Format>
 __global__ void __launch_bounds__(128)
     project_8bit(const __nv_bfloat16* __restrict__ x, const __nv_bfloat16* __restrict__ w, const int32_t* __restrict__ table,
@@ -54,28 +47,7 @@ __global__ void __launch_bounds__(128)
   kv_fp8::project_tile(x, w, t0, g, acc);
   int64_t page[2];
   tile_pages(table, t0, len, page);
-  const int r = threadIdx.x / 8, d0 = (threadIdx.x % 8) * 16, warp = threadIdx.x / 32;
-  float amax[2] = {0.0f, 0.0f};
-#pragma unroll
-  for (int b = 0; b < 2; ++b)
-#pragma unroll
-    for (int i = 0; i < 16; ++i) amax[b] = fmaxf(amax[b], fabsf(acc[b * kBlock + r][d0 + i]));
-#pragma unroll
-  for (int b = 0; b < 2; ++b) {
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) amax[b] = fmaxf(amax[b], __shfl_xor_sync(0xffffffffu, amax[b], o));
-    if (threadIdx.x % 32 == 0) red[b][warp] = amax[b];
-  }
-  __syncthreads();
-#pragma unroll
-  for (int b = 0; b < 2; ++b) {
-    const float m = fmaxf(fmaxf(red[b][0], red[b][1]), fmaxf(red[b][2], red[b][3]));
-    const float inv = m > 0.0f ? Format::kMax / m : 1.0f, scale = m > 0.0f ? m / Format::kMax : 1.0f;
-    uint4 out;
-    Format::pack16(&acc[b * kBlock + r][d0], inv, out);
-    *reinterpret_cast<uint4*>(pool + page_offset(page[b], g, r) + d0) = out;
-    if (threadIdx.x == 0) scales[page[b] * kGroups + g] = scale;
-  }
+  kv_fp8::quantize_tile<Format>(acc, red, PagedDest{pool, scales, page, g});
 }
 
 // Token t of the CTA's sequence: page table[t / 16 - first_block] (shared-memory slice), K codes at group
