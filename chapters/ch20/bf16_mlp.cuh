@@ -14,8 +14,9 @@
 // fixed ~8 bytes of HBM traffic per (token, ffn feature) plus ~6 per (token, hidden feature), while the GEMM
 // work per (token, ffn feature) is 6 x hidden FLOPs, so the saved share of the time goes as 1 / hidden. At
 // hidden 4096 it was ~3% on both GPUs (H100 1.027x, H200 1.022x: SAME, inside the 1.05 band); at a 1.5B
-// model's hidden 1536 it is ~10% (estimate: ~0.12 ms of elementwise passes on ~1.0 ms of GEMMs on the H200,
-// minus ~0.03 ms of SwiGLU math in the fused epilogue, where it does not overlap the tensor cores).
+// model's hidden 1536 it was estimated at ~10% (~0.12 ms of elementwise passes on ~1.0 ms of GEMMs on the
+// H200, minus ~0.03 ms of SwiGLU math in the fused epilogue, where it does not overlap the tensor cores);
+// measured on the H200 (2026-11-28): 1.040x [1.021, 1.059], INCONCLUSIVE (see optimized_bf16_mlp.cu).
 // Small models are where this fusion is worth most; the token count does not change the share (both the
 // GEMMs and the saved traffic are linear in it), 8192 only keeps the down GEMM (1536 / 256 = 6 column
 // tiles) near whole waves: 64 x 6 = 384 tiles on 132 SMs.

@@ -21,6 +21,10 @@
 // Measured (H100 SXM, harness cold mode, 2026-11-25, 19 checks passed):
 // 1.337 ms vs 3.632 ms, 2.72x [2.67, 2.77]; 4.59 M tokens/s; 578 TFLOP/s = 64% of the 904.7 TFLOP/s wgmma
 // ceiling `aisp hw` measured (54% of the 1070 dense peak at 1980 MHz). Below the 3x estimate at 6144 tokens.
+// Measured (H200, harness cold mode, 2026-11-28, `aisp bench run -t ch20 --time-limit 5`, 19 checks passed):
+// 1.306 ms vs 2.860 ms, 2.19x [2.15, 2.23]; 4.70 M tokens/s; 592 TFLOP/s = 67.1% of the H200's 882.6 TFLOP/s
+// wgmma ceiling. Same time as on the H100 (compute bound) while the baseline's HBM-bound attention gains from
+// HBM3e: the 3x of issue 25 would need ~92% of the wgmma ceiling for the whole block.
 #include "../ch10/flash_attention_wgmma.cuh"
 #include "../ch10/gemm_ws_kernel.cuh"
 #include "transformer_block.cuh"
