@@ -4,10 +4,13 @@
 // C = A B^T into a workspace; a second kernel reads C (8 BF16 per thread, 16-byte loads) and the bias,
 // computes gelu(c + bias) in FP32 and writes y. This is what Linear followed by GELU costs in a framework
 // without fusion.
-// Why it is slow: the intermediate makes a round trip through memory: 2 x M x N x 2 B = 64 MiB extra at
-// 4096^2 (~25 us at ~2.7 TB/s) plus a second launch, on top of a ~180 us GEMM.
-// Expected on Hopper: GEMM time + ~25-30 us at 4096^3. Measured (H100 SXM, harness cold mode, 2026-11-25, 14
-// checks passed): 227.2 us (the GEMM alone: 198.5 us as ch10:gemm_tiled's persistent variant).
+// Why it is slow: the intermediate makes a round trip through memory: 2 x M x N x 2 B = 128 MiB extra at the
+// pair's 8192 x 4096 output (M x N x K = 8192 x 4096 x 1024, gemm_epilogue_fusion.cuh says why) plus a second
+// launch, on top of a ~100 us GEMM; the elementwise kernel's erf per output adds issue time of its own.
+// Expected on Hopper: GEMM time + ~50 us. Measured at the former 4096^3 default (H100 SXM, harness cold mode,
+// 2026-11-25, 14 checks passed): 227.2 us (the GEMM alone: 198.5 us as ch10:gemm_tiled's persistent variant);
+// H200 2026-11-28: 224.4 us (GEMM alone 197.6 us), i.e. the elementwise pass cost ~27 us per 16.8 M outputs.
+// At 8192 x 4096 x 1024 (H200, 2026-11-28, 14/14 checks): 185.1 us; see optimized_gemm_epilogue_fusion.cu.
 #include "gemm_epilogue_fusion.cuh"
 
 namespace {

@@ -4,13 +4,23 @@
 // that, for each pair of FP32 accumulators a consumer thread holds, adds bias[col], bias[col+1] (one
 // 32-bit load, L1/L2-resident: 8 KiB for all of N), applies GELU and stores the BF16 pair to y. One
 // kernel, one write of y, no intermediate.
-// Why it is faster: removes the 64 MiB round trip of the BF16 intermediate and the second launch; the
-// extra math (an erf per output, ~16 M of them) hides under the next tile's mainloop, which the producer
-// warpgroup is already loading while the consumers run the epilogue.
-// Expected on Hopper: ~1.1x over the unfused pair at 4096^3 (the 25-30 us the elementwise pass costs against a
-// ~180 us GEMM). Measured (H100 SXM, harness cold mode, 2026-11-25, all 19 checks passed): 212.0 us vs 227.2
-// us, 1.072x [1.052, 1.091] (1.075x in an earlier run). The fused kernel is ~13 us slower than the plain GEMM
-// (198.5 us): the erf per output is not free in an epilogue that nothing overlaps with the tensor cores.
+// Why it is faster: removes the round trip of the BF16 intermediate (128 MiB at the pair's 8192 x 4096 output)
+// and the second launch; the extra math (an erf per output, ~34 M of them) runs in the consumers' epilogue.
+// That epilogue is not free: nothing overlaps it with the tensor cores (the two consumer warpgroups share
+// each tile), so the fused kernel is slower than the plain GEMM by the erf's issue time.
+// Measured at the former 4096^3 default (H100 SXM, harness cold mode, 2026-11-25, all 19 checks passed): 212.0
+// us vs 227.2 us, 1.072x [1.052, 1.091]; H200 2026-11-28 (docs/measurements/closing_calls_20261128.md, call C):
+// 211.2 vs 224.4 us, 1.062x [1.043, 1.082], INCONCLUSIVE. The fused kernel was ~13 us slower than the plain GEMM
+// (198.5 us on the H100, 197.6 us on the H200) against ~27 us for the separate pass: at K = 4096 the saving is
+// ~6% of the time, which is why the pair now runs at K = 1024 (gemm_epilogue_fusion.cuh).
+// Expected on the H200 at 8192 x 4096 x 1024: GEMM ~100 us; fused ~100 + 27 us, unfused ~100 + 54 us: ~1.2x.
+// Measured at 8192 x 4096 x 1024 (H200, 2026-11-28, docs/measurements/session_20261128b.md, `aisp bench run -t
+// ch16:int8_weight_only ch10:gemm_epilogue_fusion --time-limit 5 --update-expectations --accept-regressions`,
+// cold mode, 19/19 checks): 165.6 us vs 185.1 us, 1.118x [1.098, 1.139], FASTER; max |diff| 0.25. Both slower
+// than expected: the fused kernel as a whole runs at 415 TFLOP/s (2 MNK / time), against 650 at 4096^3; at
+// K = 1024 each output tile has 16 K-tiles, so its ring fill and epilogue weigh 4x more per FLOP. The plain
+// GEMM alone was not measured at this shape, so the split of the 165.6 us is not known.
+// The fusion saves 19.5 us (13.2 us at 4096^3). Not measured on the H100 at this shape (none lent this session).
 #include "gemm_epilogue_fusion.cuh"
 
 namespace {
