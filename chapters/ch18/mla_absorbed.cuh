@@ -7,6 +7,10 @@
 #pragma once
 #include <cuda_bf16.h>
 
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+
 #include "mla_latent_kv.cuh"
 
 namespace mla {
@@ -99,5 +103,46 @@ __global__ void __launch_bounds__(ch18::kD* kGroups)
     o[h * ch18::kD + d] = __float2bfloat16_rn(sum);
   }
 }
+
+// Both optimized variants: the absorbed form's four launches and its scratch, around the variant's own
+// latent-attention kernel (one CTA per split, `threads` threads, `smem` bytes of dynamic shared memory).
+class MlaAbsorbedBase : public MlaLatentKvBase {
+ protected:
+  using AttendLatent = void (*)(const __nv_bfloat16*, const float*, int64_t, int, float*, float2*);
+
+  void run_absorbed(aisp::Context& ctx, AttendLatent attend, int threads, size_t smem) {
+    absorb_q<<<kHeads, kLatent, 0, ctx.stream()>>>(ctx.buffer("q").as<const __nv_bfloat16>(),
+                                                   ctx.buffer("w_uk").as<const __nv_bfloat16>(), ch18::q_scale_log2(), q_lat_);
+    AISP_LAUNCH_CHECK();
+    attend<<<splits_, threads, smem, ctx.stream()>>>(ctx.buffer("c").as<const __nv_bfloat16>(), q_lat_, ctx.param("context"),
+                                                     splits_, part_o_, part_ml_);
+    AISP_LAUNCH_CHECK();
+    combine_latent<<<dim3(kHeads, kLatent / 128), 128 * kGroups, 0, ctx.stream()>>>(part_o_, part_ml_, splits_, o_lat_);
+    AISP_LAUNCH_CHECK();
+    up_project<<<kHeads, ch18::kD * kGroups, 0, ctx.stream()>>>(o_lat_, ctx.buffer("w_uv").as<const __nv_bfloat16>(),
+                                                                ctx.buffer("o").as<__nv_bfloat16>());
+    AISP_LAUNCH_CHECK();
+  }
+
+  // splits = min(context / tile, resident CTAs per SM (at most max_per_sm) x SMs): one wave of CTAs.
+  void prepare_absorbed(aisp::Context& ctx, AttendLatent attend, int threads, size_t smem, int tile, int max_per_sm) {
+    AISP_CUDA_CHECK(cudaFuncSetAttribute(attend, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+    int per_sm = 0;
+    AISP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, attend, threads, smem));
+    const int64_t tiles = ctx.param("context") / tile;
+    splits_ = static_cast<int>(std::min<int64_t>(tiles, int64_t(std::clamp(per_sm, 1, max_per_sm)) * ctx.device().sm_count));
+    q_lat_ = static_cast<float*>(ctx.scratch("q_lat", size_t{kHeads} * kLatent * 4));
+    o_lat_ = static_cast<float*>(ctx.scratch("o_lat", size_t{kHeads} * kLatent * 4));
+    part_o_ = static_cast<float*>(ctx.scratch("partial_o", size_t(splits_) * kHeads * kLatent * 4));
+    part_ml_ = static_cast<float2*>(ctx.scratch("partial_ml", size_t(splits_) * kHeads * 8));
+  }
+
+ private:
+  int splits_ = 1;
+  float* q_lat_ = nullptr;
+  float* o_lat_ = nullptr;
+  float* part_o_ = nullptr;
+  float2* part_ml_ = nullptr;
+};
 
 }  // namespace mla

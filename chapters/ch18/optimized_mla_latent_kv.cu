@@ -164,7 +164,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
 }
 
-class OptimizedMlaAbsorbed : public MlaLatentKvBase {
+class OptimizedMlaAbsorbed : public MlaAbsorbedBase {
  public:
   std::string technique() const override {
     return "MLA weight absorption: attention over the 512-wide latent cache (1 KB per token)";
@@ -172,39 +172,11 @@ class OptimizedMlaAbsorbed : public MlaLatentKvBase {
   // The measured negative: on CUDA cores the absorbed form is compute-bound (32 FLOP per cached byte
   // against the fp32 ridge of ~20 FLOP/B), so reading 8x fewer bytes does not make it faster than the
   // bandwidth-bound full-head baseline. optimized_mla_latent_kv_tc.cu is the pair's answer.
-  void run(aisp::Context& ctx) override {
-    absorb_q<<<kHeads, kLatent, 0, ctx.stream()>>>(ctx.buffer("q").as<const __nv_bfloat16>(),
-                                                   ctx.buffer("w_uk").as<const __nv_bfloat16>(), ch18::q_scale_log2(), q_lat_);
-    AISP_LAUNCH_CHECK();
-    attend_latent<<<splits_, kThreads, kSmem, ctx.stream()>>>(ctx.buffer("c").as<const __nv_bfloat16>(), q_lat_,
-                                                              ctx.param("context"), splits_, part_o_, part_ml_);
-    AISP_LAUNCH_CHECK();
-    combine_latent<<<dim3(kHeads, kLatent / 128), 128 * kGroups, 0, ctx.stream()>>>(part_o_, part_ml_, splits_, o_lat_);
-    AISP_LAUNCH_CHECK();
-    up_project<<<kHeads, ch18::kD * kGroups, 0, ctx.stream()>>>(o_lat_, ctx.buffer("w_uv").as<const __nv_bfloat16>(),
-                                                                ctx.buffer("o").as<__nv_bfloat16>());
-    AISP_LAUNCH_CHECK();
-  }
+  void run(aisp::Context& ctx) override { run_absorbed(ctx, attend_latent, kThreads, kSmem); }
 
  protected:
-  void prepare(aisp::Context& ctx) override {
-    AISP_CUDA_CHECK(cudaFuncSetAttribute(attend_latent, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kSmem)));
-    int per_sm = 0;
-    AISP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, attend_latent, kThreads, kSmem));
-    const int64_t tiles = ctx.param("context") / kTile;
-    splits_ = static_cast<int>(std::min<int64_t>(tiles, int64_t(std::max(1, per_sm)) * ctx.device().sm_count));
-    q_lat_ = static_cast<float*>(ctx.scratch("q_lat", size_t{kHeads} * kLatent * 4));
-    o_lat_ = static_cast<float*>(ctx.scratch("o_lat", size_t{kHeads} * kLatent * 4));
-    part_o_ = static_cast<float*>(ctx.scratch("partial_o", size_t(splits_) * kHeads * kLatent * 4));
-    part_ml_ = static_cast<float2*>(ctx.scratch("partial_ml", size_t(splits_) * kHeads * 8));
-  }
-
- private:
-  int splits_ = 1;
-  float* q_lat_ = nullptr;
-  float* o_lat_ = nullptr;
-  float* part_o_ = nullptr;
-  float2* part_ml_ = nullptr;
+  // As many CTAs per SM as are resident, no cap (16 warps each: one per SM, see the header).
+  void prepare(aisp::Context& ctx) override { prepare_absorbed(ctx, attend_latent, kThreads, kSmem, kTile, INT_MAX); }
 };
 
 }  // namespace

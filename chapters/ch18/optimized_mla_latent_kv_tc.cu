@@ -200,47 +200,17 @@ __global__ void __launch_bounds__(kThreadsTc)
   }
 }
 
-class OptimizedMlaAbsorbedTc : public MlaLatentKvBase {
+class OptimizedMlaAbsorbedTc : public MlaAbsorbedBase {
  public:
   std::string technique() const override {
     return "MLA weight absorption on tensor cores: latent scores and P x C as mma.sync (M = 16 heads)";
   }
-  void run(aisp::Context& ctx) override {
-    absorb_q<<<kHeads, kLatent, 0, ctx.stream()>>>(ctx.buffer("q").as<const __nv_bfloat16>(),
-                                                   ctx.buffer("w_uk").as<const __nv_bfloat16>(), ch18::q_scale_log2(), q_lat_);
-    AISP_LAUNCH_CHECK();
-    attend_latent_tc<<<splits_, kThreadsTc, kSmemTc, ctx.stream()>>>(ctx.buffer("c").as<const __nv_bfloat16>(), q_lat_,
-                                                                     ctx.param("context"), splits_, part_o_, part_ml_);
-    AISP_LAUNCH_CHECK();
-    combine_latent<<<dim3(kHeads, kLatent / 128), 128 * kGroups, 0, ctx.stream()>>>(part_o_, part_ml_, splits_, o_lat_);
-    AISP_LAUNCH_CHECK();
-    up_project<<<kHeads, ch18::kD * kGroups, 0, ctx.stream()>>>(o_lat_, ctx.buffer("w_uv").as<const __nv_bfloat16>(),
-                                                                ctx.buffer("o").as<__nv_bfloat16>());
-    AISP_LAUNCH_CHECK();
-  }
+  void run(aisp::Context& ctx) override { run_absorbed(ctx, attend_latent_tc, kThreadsTc, kSmemTc); }
 
  protected:
-  void prepare(aisp::Context& ctx) override {
-    AISP_CUDA_CHECK(
-        cudaFuncSetAttribute(attend_latent_tc, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kSmemTc)));
-    int per_sm = 0;
-    AISP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, attend_latent_tc, kThreadsTc, kSmemTc));
-    // 2 CTAs (8 warps) per SM: enough warps to overlap one CTA's mma with the other's waits; more CTAs
-    // would only add partials (each 32 KB) for combine_latent to read.
-    const int64_t tiles = ctx.param("context") / kTile;
-    splits_ = static_cast<int>(std::min<int64_t>(tiles, int64_t(std::clamp(per_sm, 1, 2)) * ctx.device().sm_count));
-    q_lat_ = static_cast<float*>(ctx.scratch("q_lat", size_t{kHeads} * kLatent * 4));
-    o_lat_ = static_cast<float*>(ctx.scratch("o_lat", size_t{kHeads} * kLatent * 4));
-    part_o_ = static_cast<float*>(ctx.scratch("partial_o", size_t(splits_) * kHeads * kLatent * 4));
-    part_ml_ = static_cast<float2*>(ctx.scratch("partial_ml", size_t(splits_) * kHeads * 8));
-  }
-
- private:
-  int splits_ = 1;
-  float* q_lat_ = nullptr;
-  float* o_lat_ = nullptr;
-  float* part_o_ = nullptr;
-  float2* part_ml_ = nullptr;
+  // 2 CTAs (8 warps) per SM: enough warps to overlap one CTA's mma with the other's waits; more CTAs
+  // would only add partials (each 32 KB) for combine_latent to read.
+  void prepare(aisp::Context& ctx) override { prepare_absorbed(ctx, attend_latent_tc, kThreadsTc, kSmemTc, kTile, 2); }
 };
 
 }  // namespace
