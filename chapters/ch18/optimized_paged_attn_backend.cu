@@ -31,9 +31,7 @@ __global__ void __launch_bounds__(kWarps * 32)
   const int64_t row = blockIdx.y, seq = row / heads;
   int64_t begin, end;
   ch18::split_range(len, blockIdx.x, splits, begin, end);
-  const int64_t first_block = begin / kBlock, nblk = (end - begin + kBlock - 1) / kBlock;
-  for (int64_t i = threadIdx.x; i < nblk; i += blockDim.x) s_table[i] = table[seq * (len / kBlock) + first_block + i];
-  __syncthreads();
+  const int64_t first_block = stage_table(table, seq, len, begin, end, s_table);
   const PagedBf16 load{k_pool, v_pool, s_table, first_block, heads, static_cast<int>(row % heads)};
   float qv[8];
   ch18::load_q(q + row * ch18::kD, q_scale, qv);

@@ -77,6 +77,17 @@ class PagedAttnBase : public aisp::Benchmark {
   virtual void prepare(aisp::Context&) {}
 };
 
+// Stages the CTA's split [begin, end) of sequence seq's block table (len / 16 entries per sequence) in shared
+// memory, s_table[i] = table[seq][first_block + i], once per CTA instead of once per token; returns
+// first_block. The paged kernels of ch18 and labs/kv_cache.
+__device__ __forceinline__ int64_t stage_table(const int32_t* __restrict__ table, int64_t seq, int64_t len, int64_t begin,
+                                               int64_t end, int32_t* s_table) {
+  const int64_t first_block = begin / kBlock, nblk = (end - begin + kBlock - 1) / kBlock;
+  for (int64_t i = threadIdx.x; i < nblk; i += blockDim.x) s_table[i] = table[seq * (len / kBlock) + first_block + i];
+  __syncthreads();
+  return first_block;
+}
+
 // The paged loader of the split-KV loop: token t of the row lives in physical block
 // table[t / 16 - first_block] (the CTA's shared-memory slice), at [block][head][t % 16][dims].
 struct PagedBf16 {

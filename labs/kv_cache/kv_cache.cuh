@@ -66,9 +66,7 @@ __global__ void __launch_bounds__(128)
   const int64_t row = blockIdx.y, seq = row / kHeads;
   int64_t begin, end;
   ch18::split_range(len, blockIdx.x, splits, begin, end);
-  const int64_t first_block = begin / kBlock, nblk = (end - begin + kBlock - 1) / kBlock;
-  for (int64_t i = threadIdx.x; i < nblk; i += blockDim.x) s_table[i] = table[seq * (len / kBlock) + first_block + i];
-  __syncthreads();
+  const int64_t first_block = paged_attn::stage_table(table, seq, len, begin, end, s_table);
   load.table = s_table;
   load.first_block = first_block;
   load.head = static_cast<int>(row % kHeads);
