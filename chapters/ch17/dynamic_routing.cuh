@@ -47,29 +47,11 @@ __global__ void __launch_bounds__(serving::kState)
 
 class DynamicRoutingBase : public aisp::Benchmark {
  public:
-  aisp::Workload workload() const override {
-    aisp::Workload w;
-    w.params = {{"requests", kRequests},
-                {"workers", kWorkers},
-                {"state", serving::kState},
-                {"prefill_fma", kCosts.prefill_fma},
-                {"decode_fma", kCosts.decode_fma}};
-    w.precision = aisp::DType::f32;
-    w.bytes = 2.0 * kRequests * serving::kState * sizeof(float);
-    w.items = kRequests;
-    w.item_unit = "requests";
-    return w;
-  }
+  aisp::Workload workload() const override { return serving::request_workload(kRequests, kWorkers, kCosts); }
   aisp::Goal goal() const override { return aisp::Goal::latency; }
   void setup(aisp::Context& ctx) override {
-    aisp::TraceSpec spec;
-    spec.requests = kRequests;
-    spec.mean_interarrival_us = kMeanGapUs;
-    spec.prompt_min = 16, spec.prompt_max = 64;
-    spec.output_min = 16, spec.output_max = 512;
-    trace_ = ctx.request_trace("trace", spec);
-    ctx.input("x", aisp::DType::f32, {kRequests, serving::kState});
-    ctx.output("y", aisp::DType::f32, {kRequests, serving::kState});
+    // Prompts 16-64 tokens, outputs 16-512: the output length is what makes a worker's backlog.
+    trace_ = request_io::trace_with_state(ctx, kRequests, kMeanGapUs, {16, 64, 16, 512}, serving::kState);
     queue_bytes_ = serving::Queues::bytes(kWorkers, kRequests);
     queue_base_ = ctx.scratch("queues", queue_bytes_);
     queues_.carve(queue_base_, kWorkers, kRequests);

@@ -71,26 +71,14 @@ __global__ void __launch_bounds__(serving::kState)
 class EarlyRejectionBase : public aisp::Benchmark {
  public:
   aisp::Workload workload() const override {
-    aisp::Workload w;
-    w.params = {{"requests", kRequests},           {"workers", kWorkers},
-                {"state", serving::kState},        {"prefill_fma", kCosts.prefill_fma},
-                {"decode_fma", kCosts.decode_fma}, {"slo_us", static_cast<int64_t>(kSloUs)}};
-    w.precision = aisp::DType::f32;
-    w.bytes = 2.0 * kRequests * serving::kState * sizeof(float);
-    w.items = kRequests;
-    w.item_unit = "requests";
+    aisp::Workload w = serving::request_workload(kRequests, kWorkers, kCosts);
+    w.params["slo_us"] = static_cast<int64_t>(kSloUs);
     return w;
   }
   aisp::Goal goal() const override { return aisp::Goal::latency; }
   void setup(aisp::Context& ctx) override {
-    aisp::TraceSpec spec;
-    spec.requests = kRequests;
-    spec.mean_interarrival_us = kMeanGapUs;
-    spec.prompt_min = 64, spec.prompt_max = 512;
-    spec.output_min = 16, spec.output_max = 128;
-    trace_ = ctx.request_trace("trace", spec);
-    ctx.input("x", aisp::DType::f32, {kRequests, serving::kState});
-    ctx.output("y", aisp::DType::f32, {kRequests, serving::kState});
+    // Prompts 64-512 tokens, outputs 16-128.
+    trace_ = request_io::trace_with_state(ctx, kRequests, kMeanGapUs, {64, 512, 16, 128}, serving::kState);
     queue_bytes_ = serving::Queues::bytes(kWorkers, kRequests) + kRequests * sizeof(int);
     queue_base_ = ctx.scratch("queues", queue_bytes_);
     queues_.carve(queue_base_, kWorkers, kRequests);

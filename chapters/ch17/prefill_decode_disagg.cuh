@@ -46,6 +46,7 @@
 
 #include <cstdint>
 
+#include "../common/request_io.hpp"
 #include "aisp/aisp.hpp"
 
 namespace pd {
@@ -199,14 +200,7 @@ class PrefillDecodeDisaggBase : public aisp::Benchmark {
   }
   aisp::Goal goal() const override { return aisp::Goal::latency; }
   void setup(aisp::Context& ctx) override {
-    aisp::TraceSpec spec;
-    spec.requests = kRequests;
-    spec.mean_interarrival_us = kMeanGapUs;
-    spec.prompt_min = kPromptMin, spec.prompt_max = kPromptMax;
-    spec.output_min = kOutMin, spec.output_max = kOutMax;
-    trace_ = ctx.request_trace("trace", spec);
-    ctx.input("x", aisp::DType::f32, {kRequests, kDims});
-    ctx.output("y", aisp::DType::f32, {kRequests, kDims});
+    trace_ = request_io::trace_with_state(ctx, kRequests, kMeanGapUs, {kPromptMin, kPromptMax, kOutMin, kOutMax}, kDims);
     const size_t pool = size_t(kRequests) * kRowsMax * kDims * sizeof(float);
     pool_a_ = static_cast<float*>(ctx.scratch("kv_pool_prefill", pool));
     pool_b_ = static_cast<float*>(ctx.scratch("kv_pool_decode", pool));

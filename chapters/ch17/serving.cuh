@@ -13,6 +13,7 @@
 
 #include <cstdint>
 
+#include "../common/request_io.hpp"
 #include "aisp/aisp.hpp"
 
 namespace serving {
@@ -61,6 +62,22 @@ struct Costs {
   int prefill_fma;  // per prompt token
   int decode_fma;   // per output token
 };
+
+// The workload of a pair served this way: `requests` requests over `workers` workers at the given costs;
+// each request's state read from x and written to y once (f32 [requests][kState]).
+inline aisp::Workload request_workload(int requests, int workers, const Costs& costs) {
+  aisp::Workload w;
+  w.params = {{"requests", requests},
+              {"workers", workers},
+              {"state", kState},
+              {"prefill_fma", costs.prefill_fma},
+              {"decode_fma", costs.decode_fma}};
+  w.precision = aisp::DType::f32;
+  w.bytes = 2.0 * requests * kState * sizeof(float);
+  w.items = requests;
+  w.item_unit = "requests";
+  return w;
+}
 
 // The work a request costs its worker, in FMAs per thread (the router's unit of backlog).
 __device__ __host__ __forceinline__ unsigned long long request_work(const aisp::TraceRequest& r, Costs c, bool decode) {
