@@ -1,14 +1,16 @@
-"""ch14 transformer_block_torch, baseline: the block in eager PyTorch.
+"""ch14 transformer_block_torch, baseline: the Llama-style block in eager PyTorch.
 
-Technique: one kernel per op: LayerNorm, the QKV GEMM, the flash attention kernel, the output projection, the
-residual add, LayerNorm again, the MLP's two GEMMs with GELU between, the last residual add written into the
-output (torch.add(..., out=y)). Every intermediate makes a round trip through HBM in BF16.
-Why it is slower: ~8 memory-bound elementwise/normalization kernels, each reading and writing 16-64 MiB,
-around 4 GEMMs and the attention, plus one host dispatch per op.
-Expected on Hopper: ~0.5 ms: ~220 GFLOP of GEMM/attention at ~600 TFLOP/s is ~0.37 ms, the rest is the
-elementwise traffic (~0.5 GB at ~3 TB/s).
-Measured 2026-11-28 (docs/measurements/closing_calls_20261128.md, all checks passed): H200 450.4 us; H100 not
-reached (suite timeout)."""
+Technique: one kernel per op: RMSNorm (F.rms_norm), the QKV GEMM, RoPE on q and k as Hugging Face's eager code
+writes it (x * cos, the rotate_half negation and concatenation, x' * sin, the sum: 5 kernels each), the flash
+attention kernel, the output projection, the residual add, RMSNorm again, the gate+up GEMM, silu, the gate
+product, the down GEMM, the last residual add written into the output (torch.add(..., out=y)). Every
+intermediate makes a round trip through HBM in BF16.
+Why it is slower: ~14 memory-bound elementwise/normalization kernels, each reading and writing 8-92 MB, around
+4 GEMMs and the attention (~85 d bytes per token of non-GEMM traffic; transformer_block_torch_common.py).
+Expected on Hopper: ~0.6 ms: ~230 GFLOP of GEMM/attention at ~650 TFLOP/s is ~0.35 ms, the rest is the
+elementwise traffic (~0.7 GB at ~2.5-3 TB/s).
+Measured: see chapters/ch14/README.md (the GPT-2-style block this pair had before 2026-11-28 measured 450.4 us on
+the H200)."""
 
 import torch
 
@@ -17,11 +19,11 @@ from transformer_block_torch_common import TransformerBlockTorchBase, block_part
 
 class BaselineTransformerBlockTorch(TransformerBlockTorchBase):
     def benchmark_fn(self):
-        x1, mlp = block_parts(self.x, self.wqkv, self.wo, self.w1, self.w2, self.heads)
+        x1, mlp = block_parts(self.x, self.w, self.heads, self.cos, self.sin)
         torch.add(x1, mlp, out=self.y)
 
     def technique(self):
-        return "eager PyTorch: one kernel per op, BF16 intermediates in HBM"
+        return "eager PyTorch: one kernel per op (RoPE 5 per tensor, SwiGLU 2), BF16 intermediates in HBM"
 
 
 def get_benchmark():
