@@ -5,8 +5,9 @@ serves the protocol with --validity off, so CUPTI belongs to the profiler's Kine
 first benchmark_fn() after them, which is the check request's run on poisoned outputs, runs under
 torch.profiler with CPU and CUDA activities. Written next to <prefix>:
     <prefix>.trace.json      Chrome trace (chrome://tracing, ui.perfetto.dev)
-    <prefix>.torch_ops.json  the profiler's key_averages(): every op and kernel with calls, self and total
-                             device (CUDA) time and CPU time, sorted by self device time (schema aisp.torch_ops/1)
+    <prefix>.torch_ops.json  the profiler's key_averages(): every op ("op", CPU side) and GPU activity ("gpu":
+                             kernels, memsets, copies) with calls, self and total device (CUDA) time and CPU time,
+                             sorted by self device time (schema aisp.torch_ops/1; "kind" since 2026-11-28)
 The supervisor (src/cli/profile_commands.cpp, profile torch) prints the top rows and compares the check's
 outputs with the baseline's."""
 
@@ -37,12 +38,23 @@ def _us(event, *names):
     return 0.0
 
 
+def _kind(event):
+    """"gpu" for an activity on the device (a kernel, memset, memcpy: the profiler's CUDA events), "op" for a
+    CPU-side op (aten::mm, a Triton launcher) whose self device time is that of the kernels it launched: the
+    same GPU time appears once as each, so totals count the "gpu" rows only."""
+    device_type = getattr(event, "device_type", None)
+    if device_type is None:
+        return "op"
+    return "op" if str(device_type).rsplit(".", 1)[-1] == "CPU" else "gpu"
+
+
 def op_rows(key_averages):
     """key_averages() as plain rows, largest self device time first (then self CPU time)."""
     rows = []
     for e in key_averages:
         rows.append({
             "name": str(e.key),
+            "kind": _kind(e),
             "calls": int(e.count),
             "self_device_us": _us(e, "self_device_time_total", "self_cuda_time_total"),
             "device_us": _us(e, "device_time_total", "cuda_time_total"),
@@ -59,7 +71,9 @@ def summary(rows, torch_version, trace, wall_ms):
         "torch_version": torch_version,
         "trace": trace,
         "wall_ms": wall_ms,
-        "total_self_device_us": sum(r["self_device_us"] for r in rows),
+        # The GPU's own activities, each counted once (an op's self device time repeats its kernels').
+        "total_self_device_us": sum(r["self_device_us"] for r in rows
+                                    if r.get("kind") == "gpu" or not any(x.get("kind") == "gpu" for x in rows)),
         "ops": rows,
     }
 

@@ -50,6 +50,10 @@ TorchOps parse_torch_ops(const json& doc) {
   for (const json& o : ops) {
     TorchOp op;
     op.name = need(o, "name").get<std::string>();
+    if (o.contains("kind")) {
+      op.kind = o.at("kind").get<std::string>();
+      if (op.kind != "gpu" && op.kind != "op") throw std::runtime_error("torch ops document: kind '" + op.kind + "'");
+    }
     op.calls = static_cast<long long>(number(o, "calls"));
     op.self_device_us = number(o, "self_device_us");
     op.device_us = number(o, "device_us");
@@ -61,25 +65,28 @@ TorchOps parse_torch_ops(const json& doc) {
 }
 
 json to_json(const TorchOp& op) {
-  return {{"name", op.name},           {"calls", op.calls},         {"self_device_us", op.self_device_us},
+  return {{"name", op.name},           {"kind", op.kind},           {"calls", op.calls},         {"self_device_us", op.self_device_us},
           {"device_us", op.device_us}, {"self_cpu_us", op.self_cpu_us}, {"cpu_us", op.cpu_us}};
 }
 
 std::string torch_ops_table(const TorchOps& t, int top, const std::string& indent) {
   constexpr size_t kName = 56;
-  std::string out = fmt::format("{}{:<{}} {:>6} {:>12} {:>6} {:>12} {:>12}\n", indent, "op (self CUDA time order)", kName,
-                                "calls", "self CUDA", "%", "CUDA total", "self CPU");
+  std::string out = fmt::format("{}{:<{}} {:<4} {:>6} {:>12} {:>6} {:>12} {:>12}\n", indent, "op (self CUDA time order)",
+                                kName, "kind", "calls", "self CUDA", "%", "CUDA total", "self CPU");
   int shown = 0;
   for (const TorchOp& op : t.ops) {
     if (shown == top) break;
     std::string name = op.name.size() > kName ? op.name.substr(0, kName - 3) + "..." : op.name;
     double share = t.total_self_device_us > 0 ? 100.0 * op.self_device_us / t.total_self_device_us : 0.0;
-    out += fmt::format("{}{:<{}} {:>6} {:>12} {:>5.1f}% {:>12} {:>12}\n", indent, name, kName, op.calls,
+    out += fmt::format("{}{:<{}} {:<4} {:>6} {:>12} {:>5.1f}% {:>12} {:>12}\n", indent, name, kName,
+                       op.kind.empty() ? "-" : op.kind, op.calls,
                        us_text(op.self_device_us), share, us_text(op.device_us), us_text(op.self_cpu_us));
     ++shown;
   }
   if (static_cast<int>(t.ops.size()) > shown)
     out += fmt::format("{}({} more rows in the ops document)\n", indent, t.ops.size() - shown);
+  out += fmt::format("{}GPU time of the run (each kernel, memset and copy once): {}; an \"op\" row's self CUDA time is "
+                     "that of the \"gpu\" rows it launched\n", indent, us_text(t.total_self_device_us));
   return out;
 }
 

@@ -16,13 +16,17 @@ inline constexpr const char* kTorchProfileEnv = "AISP_TORCH_PROFILE";
 
 struct TorchOp {
   std::string name;
+  // "gpu": an activity on the device (kernel, memset, copy); "op": a CPU-side op whose self device time is that
+  // of the kernels it launched (the same time again); "" in documents written before the field existed.
+  std::string kind;
   long long calls = 0;
   double self_device_us = 0, device_us = 0, self_cpu_us = 0, cpu_us = 0;
 };
 
 struct TorchOps {
   std::string torch_version, trace;
-  double wall_ms = 0, total_self_device_us = 0;
+  double wall_ms = 0;
+  double total_self_device_us = 0;  // the worker's total: the "gpu" rows, each GPU activity once
   std::vector<TorchOp> ops;  // largest self device time first
 };
 
@@ -31,7 +35,7 @@ TorchOps parse_torch_ops(const nlohmann::json& doc);
 nlohmann::json to_json(const TorchOp& op);
 
 // The top `top` ops by self device (CUDA) time as an aligned text table, each line indented by `indent`:
-// op, calls, self CUDA, % of the run's self CUDA total, CUDA total, self CPU.
+// op, kind, calls, self CUDA, % of the run's GPU time (total_self_device_us), CUDA total, self CPU.
 std::string torch_ops_table(const TorchOps& ops, int top, const std::string& indent = "  ");
 
 // $AISP_PYTHON, else python3: the interpreter the supervisor starts the Python worker with.
