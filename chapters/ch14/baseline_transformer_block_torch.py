@@ -5,7 +5,7 @@ writes it (x * cos, the rotate_half negation and concatenation, x' * sin, the su
 attention kernel, the output projection, the residual add, RMSNorm again, the gate+up GEMM, silu, the gate
 product, the down GEMM, the last residual add written into the output (torch.add(..., out=y)). Every
 intermediate makes a round trip through HBM in BF16.
-Why it is slower: ~14 memory-bound elementwise/normalization kernels, each reading and writing 8-92 MB, around
+Why it is slower: 16 memory-bound elementwise/normalization kernels, each reading and writing 8-92 MB, around
 4 GEMMs and the attention (~85 d bytes per token of non-GEMM traffic; transformer_block_torch_common.py).
 Expected on Hopper: ~0.6 ms: ~230 GFLOP of GEMM/attention at ~650 TFLOP/s is ~0.35 ms, the rest is the
 elementwise traffic (~0.7 GB at ~2.5-3 TB/s).

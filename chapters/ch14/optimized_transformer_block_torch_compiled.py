@@ -6,7 +6,7 @@ kernel and generates Triton kernels for everything between them: RoPE on q and k
 once, write them rotated), RMSNorm fused with the residual add before it, silu and the gate product as one pass
 over the gate/up GEMM's output, the last residual add fused with the copy into the output. Compiled in setup()'s
 warm-up call; a recompile in any measured run is K24 (the worker's compile guard).
-Why it is faster: the non-GEMM HBM traffic shrinks from ~85 d to ~45 d bytes per token (~14 eager kernels with
+Why it is faster: the non-GEMM HBM traffic shrinks from ~85 d to ~45 d bytes per token (16 eager kernels with
 BF16 round trips -> ~6 fused ones); the GEMMs and attention, ~55 % of the eager time, are unchanged.
 Why not the GPT-2-style block this pair had before (measured 2026-11-28 on the H200: 427.9 us vs 450.4 us eager,
 1.053x [1.034, 1.072] INCONCLUSIVE): there eager already ran every step between the GEMMs as one kernel, so
