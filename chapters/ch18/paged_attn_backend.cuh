@@ -20,6 +20,7 @@
 #include <numeric>
 #include <vector>
 
+#include "../common/permutation_fill.hpp"
 #include "aisp/aisp.hpp"
 #include "decode_split.cuh"
 
@@ -28,18 +29,9 @@ namespace paged_attn {
 constexpr int kBlock = 16;               // tokens per cache block (vLLM's default)
 constexpr int kMaxBlocksPerSplit = 256;  // shared-memory slice of the block table per CTA
 
-// A permutation of 0..count-1 (Fisher-Yates, splitmix64 from the seed): every physical block is used once.
-inline void permutation_fill(uint64_t seed, void* host, int64_t count) {
-  auto* out = static_cast<int32_t*>(host);
-  std::iota(out, out + count, 0);
-  for (int64_t i = count - 1; i > 0; --i) {
-    uint64_t z = (seed += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
-    std::swap(out[i], out[static_cast<int64_t>(z % static_cast<uint64_t>(i + 1))]);
-  }
-}
+// The block table's fill: a permutation of 0..count-1 (../common/permutation_fill.hpp): every physical block
+// is used once.
+using fills::permutation_fill;
 
 class PagedAttnBase : public aisp::Benchmark {
  public:

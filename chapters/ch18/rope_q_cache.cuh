@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <numeric>
 
+#include "../common/permutation_fill.hpp"
 #include "aisp/aisp.hpp"
 
 namespace rope {
@@ -38,18 +39,9 @@ inline void cos_sin_fill(uint64_t, void* host, int64_t count) {
     }
 }
 
-// A permutation of 0..count-1 (Fisher-Yates, splitmix64): every cache slot is written exactly once.
-inline void slot_fill(uint64_t seed, void* host, int64_t count) {
-  auto* out = static_cast<int32_t*>(host);
-  std::iota(out, out + count, 0);
-  for (int64_t i = count - 1; i > 0; --i) {
-    uint64_t z = (seed += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
-    std::swap(out[i], out[static_cast<int64_t>(z % static_cast<uint64_t>(i + 1))]);
-  }
-}
+// The slot mapping's fill: a permutation of 0..count-1 (../common/permutation_fill.hpp): every cache slot is
+// written exactly once.
+constexpr auto slot_fill = fills::permutation_fill;
 
 // Rotates 8 pairs (x1 = dims c*8.., x2 = dims 64+c*8..) with cos/sin row cs (fp32, cos then sin), rounding
 // each product explicitly so that every kernel computing it produces the same bits.
