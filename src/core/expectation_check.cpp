@@ -203,10 +203,11 @@ ExpectationCheckReport check_expectations(std::vector<TargetResult>& results, co
       row.target = t->id;
       row.chapter = chapter;
       row.file = file.string();
-      auto it = stored.examples.find(t->example);
+      const std::string key = expectation_key(*t);
+      auto it = stored.examples.find(key);
       const ExpectationEntry* expected = it == stored.examples.end() ? nullptr : &it->second;
       if (expected) row.expected_provenance = expected->provenance;
-      row.spread = machine_spread_for(raw.is_object() && raw.contains(t->example) ? raw[t->example] : json(nullptr), *t,
+      row.spread = machine_spread_for(raw.is_object() && raw.contains(key) ? raw[key] : json(nullptr), *t,
                                       expected);
       row.comparison = compare_between_machines(*t, expected, o.tolerance, row.spread);
       ExpectationStatus s = row.comparison.status;
@@ -229,7 +230,7 @@ ExpectationCheckReport check_expectations(std::vector<TargetResult>& results, co
         std::string why;
         auto entry = entry_from_result(*t, provenance, &why);
         if (entry) {
-          stored.examples[t->example] = *entry;
+          stored.examples[key] = *entry;
           row.written = changed = true;
           row.action = expected ? "updated" : "added";
         } else {

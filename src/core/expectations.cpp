@@ -189,6 +189,12 @@ ExpectationFile load_expectations(const fs::path& file, const std::string& hardw
 
 void save_expectations(const fs::path& file, const ExpectationFile& f) { write_json_atomic(file, to_json(f)); }
 
+std::string expectation_key(const TargetResult& t) {
+  const std::string prefix = t.chapter + ":";
+  if (t.id.rfind(prefix, 0) == 0 && t.id.size() > prefix.size()) return t.id.substr(prefix.size());
+  return t.example;
+}
+
 std::optional<ExpectationEntry> entry_from_result(const TargetResult& t, const ExpectationProvenance& p,
                                                   std::string* why) {
   auto no = [&](std::string reason) -> std::optional<ExpectationEntry> {
@@ -201,7 +207,7 @@ std::optional<ExpectationEntry> entry_from_result(const TargetResult& t, const E
   if (!measured(best)) return no("no measured optimized variant");
   if (!best->validity_enabled || !t.baseline.validity_enabled) return no("run with --validity off (unvalidated)");
   ExpectationEntry e;
-  e.example = t.example;
+  e.example = expectation_key(t);
   e.target = t.id;
   e.goal = t.goal;
   e.status = t.status;

@@ -64,6 +64,12 @@ ExpectationFile load_expectations(const std::filesystem::path& file, const std::
 // Atomic (temp + fsync + rename): a killed run never leaves half a file.
 void save_expectations(const std::filesystem::path& file, const ExpectationFile& f);
 
+// The key of a target's entry in its chapter's file: the example name, plus the axis point when the run
+// was at one ("copy_scalar[n=1048576]", the part of the target id after "<chapter>:"). One example run at
+// another workload point is another measurement: compared with (and recorded as) its own entry, never with
+// the default point's.
+std::string expectation_key(const TargetResult& t);
+
 // The entry a run would record for this target, or nullopt with `why` when the result must not become
 // an expectation (failed, invalid, skipped, unvalidated, no measured speedup).
 std::optional<ExpectationEntry> entry_from_result(const TargetResult& t, const ExpectationProvenance& p,

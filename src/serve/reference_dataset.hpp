@@ -17,8 +17,10 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -53,10 +55,31 @@ inline std::vector<fs::path> run_dirs(const fs::path& root) {
   return out;
 }
 
+// The ncu profile documents kept beside the runs: <gpu>/profiles/<stamp>__ncu__<target>/<variant>.profile.json
+// (`aisp profile ncu` output), so `aisp ai explain` can cite counters from the reference dataset too.
+inline std::vector<fs::path> profile_docs(const fs::path& root) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (auto& gpu : fs::directory_iterator(root, ec)) {
+    if (!gpu.is_directory(ec)) continue;
+    for (auto& f : fs::recursive_directory_iterator(gpu.path() / "profiles", ec))
+      if (f.is_regular_file(ec) && f.path().string().ends_with(".profile.json")) out.push_back(f.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 inline fs::path cache_dir() {
   if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return fs::path(x) / "aisp";
   if (const char* home = std::getenv("HOME"); home && *home) return fs::path(home) / ".cache" / "aisp";
   return fs::temp_directory_path() / "aisp-cache";
+}
+
+inline std::string read_profile_doc(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 // The first of `roots` holding reference runs; builds (once) and returns its store. Throws
@@ -81,6 +104,11 @@ inline Dataset open(const std::vector<fs::path>& roots) {
         if (f.is_regular_file(ec)) fingerprint += fmt::format(" {}", f.file_size(ec));
       fingerprint += '\n';
     }
+    const std::vector<fs::path> profiles = profile_docs(root);
+    for (auto& p : profiles) {
+      std::error_code ec;
+      fingerprint += fmt::format("{} {}\n", p.filename().string(), fs::file_size(p, ec));
+    }
     d.gpus.assign(gpus.begin(), gpus.end());
     fs::path dir = cache_dir();
     std::error_code ec;
@@ -93,6 +121,7 @@ inline Dataset open(const std::vector<fs::path>& roots) {
         {
           Store store = Store::open(tmp);
           for (auto& r : runs) store.ingest_run(r);
+          for (auto& p : profiles) store.add_profile(read_profile_doc(p), p.parent_path().string());
         }
         fs::rename(tmp, d.store);
       } catch (const std::exception& e) {

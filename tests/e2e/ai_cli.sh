@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `aisp ai explain|ask|suggest` on the committed H100 reference runs: answers cite the stored run they
 # used, `explain ch07:transpose` gives the verdict, CI and % of the bandwidth roof and says no profile is
-# stored; with the recorded H100 ncu CSVs (tests/data/profile/transpose) it cites the counters. The
+# stored; with the recorded H100 ncu CSVs (tests/data/profile/transpose) it cites the counters, and with no
+# store at all the shipped reference dataset's H200 profile gives them. The
 # --endpoint path runs against a local fake chat-completions server (python3 http.server): the facts
 # reach it, its prose comes back, and the API key never appears in aisp's output, errors or JSON.
 set -u
@@ -76,6 +77,15 @@ grep -q "ch07:copy_scalar copy_scalar: 1.20x faster" <<<"$out" || fail "ask: $ou
 grep -q "ch07:transpose" <<<"$out" && fail "ask selected another target: $out"
 expect_code 0 "$aisp" ai ask "which pair is the fastest?" --db "$db" --run "$run_id"
 grep -q "#1 by the CI's low end" <<<"$out" || fail "ask rank: $out"
+
+# With no store at all: the shipped reference dataset, whose H200 ncu profile of ch07:transpose
+# (results/reference/h200/profiles/, device call of 2026-11-28) gives the counters behind the speedup.
+(cd "$tmp" && XDG_CACHE_HOME="$tmp/cache" "$aisp" ai explain ch07:transpose) >"$tmp/ref_explain.txt" 2>&1 \
+  || fail "explain on the reference dataset: $(cat "$tmp/ref_explain.txt")"
+out=$(cat "$tmp/ref_explain.txt")
+grep -q "shipped reference dataset" <<<"$out" || fail "reference explain label: $out"
+grep -q "why (counters): DRAM throughput 11.8% -> 72.8% of peak" <<<"$out" || fail "reference explain counters: $out"
+grep -q "stored ncu profile .*ch07:transpose, transpose" <<<"$out" || fail "reference explain profile citation: $out"
 
 # Errors: unknown target (nearest names), missing store.
 expect_code 2 "$aisp" ai explain ch07:transpos --db "$db"

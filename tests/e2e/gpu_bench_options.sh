@@ -45,10 +45,14 @@ import json, sys
 m, doc = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 st = m["suite_timeout"]
 print(st)
-assert st["reached"] and st["not_run"] == ["ch07:transpose", "ch07:hbm_copy"], st
-statuses = [b["status"] for r in doc["results"] for b in r["benchmarks"]]
+# The suite runs targets in catalog order (not the command line's): which two were left is not fixed,
+# only that the one in flight finished and the other two were recorded as skipped.
+assert st["reached"] and len(st["not_run"]) == 2, st
+assert set(st["not_run"]) < {"ch07:copy_scalar", "ch07:transpose", "ch07:hbm_copy"}, st
+statuses = {b["target"]: b["status"] for r in doc["results"] for b in r["benchmarks"]}
 print(statuses)
-assert statuses[0] != "skipped" and statuses[1:] == ["skipped", "skipped"], statuses
+assert all(statuses[t] == "skipped" for t in st["not_run"]), statuses
+assert sum(s != "skipped" for s in statuses.values()) == 1, statuses
 PY
 
 if "$aisp" profile ncu --help >/dev/null && AISP_NCU="${AISP_NCU:-}" "$aisp" bench run --targets ch07:copy_scalar \

@@ -194,6 +194,31 @@ TEST(Expectations, RunCheckFailsRegressionsAndUpdatesOnlyWhenAsked) {
   EXPECT_NE(md.find("regression"), std::string::npos);
 }
 
+// An axis point is another workload: compared with its own entry (none yet: new), never with the default
+// point's, and recorded under "<example>[axis=value]" beside it (device call of 2026-11-28: copy_scalar at
+// --axis n=1M failed as a "regression" of the default point's 1.9x).
+TEST(Expectations, AnAxisPointHasItsOwnEntry) {
+  TempDir d;
+  fs::path file = expectations_path(d.path / "chapters" / "ch07", "h100_80gb_hbm3");
+  ExpectationCheckOptions o;
+  o.enabled = true;
+  o.source_root = d.path;
+  o.update = true;
+  std::vector<TargetResult> results{target("copy", 2.0, 1.9, 2.1)};
+  check_expectations(results, "h100_80gb_hbm3", prov(), o);
+  std::vector<TargetResult> point{target("copy", 1.08, 1.06, 1.10)};
+  point[0].id = "ch07:copy[n=1048576]";
+  auto r = check_expectations(point, "h100_80gb_hbm3", prov(), o);
+  EXPECT_EQ(r.count(ExpectationStatus::regression), 0);
+  EXPECT_EQ(r.count(ExpectationStatus::new_entry), 1);
+  EXPECT_EQ(point[0].status, status::succeeded);
+  auto stored = load_expectations(file, "h100_80gb_hbm3").examples;
+  ASSERT_EQ(stored.size(), 2u);
+  EXPECT_DOUBLE_EQ(stored["copy"].best_speedup, 2.0);
+  EXPECT_DOUBLE_EQ(stored["copy[n=1048576]"].best_speedup, 1.08);
+  EXPECT_EQ(stored["copy[n=1048576]"].example, "copy[n=1048576]");
+}
+
 TEST(Expectations, ChaptersWithoutSourcesAreSkippedWithANote) {
   TempDir d;
   std::vector<TargetResult> results{target("copy", 2.0, 1.9, 2.1)};
