@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# `make run`'s suite — `aisp bench run --targets all`, every chapter and lab, expectations checked — on an
+# nvidia-h200-x2, split in two interleaved halves, one per GPU, run side by side, because the whole suite
+# takes longer than one device call may (600 s). Each half is an ordinary `bench run` on one GPU
+# (CUDA_VISIBLE_DEVICES), with its own artifacts; the suite's exit code is the worse of the two (3 invalid,
+# 1 any other failure, 0 all good), as one run's would be. ch04's pairs need 2 GPUs in one run and are
+# skipped with that reason here, as on any single-GPU `make run`.
+# Before the call: `bash scripts/pack_carry.sh`, carry `.carry`. Returns $OUT/make_run.tgz + $OUT/summary.txt.
+set -u
+tar xzf .carry/build.tgz || exit 1
+out=${OUT:-/tmp/make_run}; work=/tmp/make_run_work; rm -rf "$work"; mkdir -p "$work" "$out"
+s="$out/summary.txt"; limit=${SUITE_LIMIT_S:-520}
+{ date -u; nvidia-smi --query-gpu=index,name,driver_version,clocks.max.sm --format=csv; } > "$s" 2>&1
+# `all` as bench run resolves it: every target but the test-only chapters (build/plugins/<ch>/.test-only).
+build/aisp bench list-targets --json | python3 -c '
+import json, os, sys
+ids = [t["target"] for t in json.load(sys.stdin)
+       if not os.path.exists(os.path.join("build/plugins", t["chapter"], ".test-only"))]
+for h in (0, 1):
+    open(f"'"$work"'/half{h}.txt", "w").write("\n".join(ids[h::2]) + "\n")
+print(len(ids), "targets")' >> "$s"
+SECONDS=0
+for g in 0 1; do
+  CUDA_VISIBLE_DEVICES=$g timeout -s INT "$limit" build/aisp bench run --no-db --artifacts-dir "/tmp/art$g" \
+    --suite-timeout $(( limit - 40 )) -t $(cat "$work/half$g.txt") > "$work/half$g.md" 2> "$work/half$g.err" &
+  eval "pid$g=$!"
+done
+wait "$pid0"; rc0=$?; wait "$pid1"; rc1=$?
+rc=$(( rc0 == 3 || rc1 == 3 ? 3 : (rc0 != 0 || rc1 != 0 ? 1 : 0) ))
+echo "half0 rc=$rc0 half1 rc=$rc1 suite rc=$rc wall_s=$SECONDS" >> "$s"
+for g in 0 1; do
+  tail -2 "$work/half$g.err" >> "$s"
+  cp /tmp/art$g/runs/*/results/benchmark_test_results.json "$work/half$g.json" 2>/dev/null
+  cp /tmp/art$g/runs/*/reports/expectations_check.md "$work/half$g.expectations.md" 2>/dev/null
+  grep -E "INVALID|SLOWER|SAME|INCONCLUSIVE|failed_|error" "$work/half$g.md" | grep -v '^> warning' | head -40 >> "$s"
+done
+tar czf "$out/make_run.tgz" -C "$work" .
