@@ -5,6 +5,7 @@
 # (CUDA_VISIBLE_DEVICES), with its own artifacts; the suite's exit code is the worse of the two (3 invalid,
 # 1 any other failure, 0 all good), as one run's would be. ch04's pairs need 2 GPUs in one run and are
 # skipped with that reason here, as on any single-GPU `make run`.
+# On a one-GPU machine, HALVES=0 and then HALVES=1 in two calls run the same halves one after the other.
 # Before the call: `bash scripts/pack_carry.sh`, carry `.carry`. Returns $OUT/make_run.tgz + $OUT/summary.txt.
 set -u
 tar xzf .carry/build.tgz || exit 1
@@ -19,16 +20,24 @@ ids = [t["target"] for t in json.load(sys.stdin)
 for h in (0, 1):
     open(f"'"$work"'/half{h}.txt", "w").write("\n".join(ids[h::2]) + "\n")
 print(len(ids), "targets")' >> "$s"
+halves=${HALVES:-0 1}; gpus=$(nvidia-smi -L | wc -l)
+half() {  # half <g> <device>: one ordinary bench run over half g; its exit code into half<g>.rc
+  CUDA_VISIBLE_DEVICES=$2 timeout -s INT "$limit" build/aisp bench run --no-db --artifacts-dir "/tmp/art$1" \
+    --suite-timeout $(( limit - 40 )) -t $(cat "$work/half$1.txt") > "$work/half$1.md" 2> "$work/half$1.err"
+  echo $? > "$work/half$1.rc"
+}
 SECONDS=0
-for g in 0 1; do
-  CUDA_VISIBLE_DEVICES=$g timeout -s INT "$limit" build/aisp bench run --no-db --artifacts-dir "/tmp/art$g" \
-    --suite-timeout $(( limit - 40 )) -t $(cat "$work/half$g.txt") > "$work/half$g.md" 2> "$work/half$g.err" &
-  eval "pid$g=$!"
+for g in $halves; do
+  if [ "$gpus" -gt 1 ]; then half "$g" "$g" & else half "$g" 0; fi  # one GPU: never two suites on it at once
 done
-wait "$pid0"; rc0=$?; wait "$pid1"; rc1=$?
-rc=$(( rc0 == 3 || rc1 == 3 ? 3 : (rc0 != 0 || rc1 != 0 ? 1 : 0) ))
-echo "half0 rc=$rc0 half1 rc=$rc1 suite rc=$rc wall_s=$SECONDS" >> "$s"
-for g in 0 1; do
+wait
+rc=0
+for g in $halves; do
+  r=$(cat "$work/half$g.rc"); echo "half$g rc=$r" >> "$s"
+  rc=$(( r == 3 || rc == 3 ? 3 : (r != 0 || rc != 0 ? 1 : 0) ))
+done
+echo "halves [$halves] on $gpus GPU(s): rc=$rc wall_s=$SECONDS" >> "$s"
+for g in $halves; do
   tail -2 "$work/half$g.err" >> "$s"
   cp /tmp/art$g/runs/*/results/benchmark_test_results.json "$work/half$g.json" 2>/dev/null
   cp /tmp/art$g/runs/*/reports/expectations_check.md "$work/half$g.expectations.md" 2>/dev/null
