@@ -37,12 +37,7 @@ __global__ void __launch_bounds__(serving::kState)
     serving::AtomicInt(*q.closed).store(1, cuda::memory_order_release);
     return;
   }
-  const int w = blockIdx.x;
-  for (int head = 0;; ++head) {
-    const int id = serving::pop(q, kRequests, w, head);
-    if (id < 0) break;
-    serving::serve(trace[id], kCosts, true, x, y, completion_ns, &q.done_work[w]);
-  }
+  serving::work(q, kRequests, trace, kCosts, [](int) { return true; }, x, y, completion_ns);
 }
 
 class DynamicRoutingBase : public aisp::Benchmark {

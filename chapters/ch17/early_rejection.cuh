@@ -60,12 +60,7 @@ __global__ void __launch_bounds__(serving::kState)
     serving::AtomicInt(*q.closed).store(1, cuda::memory_order_release);
     return;
   }
-  const int w = blockIdx.x;
-  for (int head = 0;; ++head) {
-    const int id = serving::pop(q, kRequests, w, head);
-    if (id < 0) break;
-    serving::serve(trace[id], kCosts, !rejected[id], x, y, completion_ns, &q.done_work[w]);
-  }
+  serving::work(q, kRequests, trace, kCosts, [rejected](int id) { return !rejected[id]; }, x, y, completion_ns);
 }
 
 class EarlyRejectionBase : public aisp::Benchmark {

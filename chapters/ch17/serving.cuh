@@ -138,6 +138,20 @@ __device__ __forceinline__ void serve(const aisp::TraceRequest& r, Costs c, bool
   }
 }
 
+// A worker CTA's loop (worker w = blockIdx.x): pop the requests routed to it, in order, and serve each
+// (decode(id) false: its prefill only) until the router has closed the queues and w's queue is empty.
+template <class Decode>
+__device__ __forceinline__ void work(const Queues& q, int requests, const aisp::TraceRequest* __restrict__ trace, Costs c,
+                                     Decode decode, const float* __restrict__ x, float* __restrict__ y,
+                                     unsigned long long* completion_ns) {
+  const int w = blockIdx.x;
+  for (int head = 0;; ++head) {
+    const int id = pop(q, requests, w, head);
+    if (id < 0) break;
+    serve(trace[id], c, decode(id), x, y, completion_ns, &q.done_work[w]);
+  }
+}
+
 // The router's choice for a request of `work` FMAs among `workers` queues.
 enum class Route { round_robin, least_work };
 
