@@ -43,11 +43,7 @@ class FlashDecodingBase : public aisp::Benchmark {
   // differences ~1e-6), and the bf16 output can then round one ulp apart: up to 2^-7 relative (rtol 1e-2).
   // atol 1e-4 covers outputs near zero, where one bf16 ulp is up to 6e-5 (|o| < 2^-6; rms |o| ~ 0.01 here).
   // Leaving out any split (1/60 of the keys) moves outputs by ~1e-3: far outside.
-  aisp::Tolerance tolerance() const override {
-    return aisp::Tolerance::loosened(1e-2, 1e-4,
-                                     "fp32 reassociation (single pass vs split merge) then bf16 output rounding: "
-                                     "one bf16 ulp (<= 2^-7 relative, <= 6e-5 absolute for |o| < 2^-6)");
-  }
+  aisp::Tolerance tolerance() const override { return ch18::split_merge_tolerance(); }
 
  protected:
   virtual void prepare(aisp::Context&) {}
