@@ -59,25 +59,18 @@ class BaselineKvCacheBf16 : public KvCacheFp8Base {
     project_bf16<<<dim3(static_cast<unsigned>(len / kTileT), 2 * kHeads), 128, 0, ctx.stream()>>>(
         ctx.buffer("x").as<const __nv_bfloat16>(), ctx.buffer("w_kv").as<const __nv_bfloat16>(), cache_);
     AISP_LAUNCH_CHECK();
-    attend_splits<<<dim3(splits_, kHeads), 128, 0, ctx.stream()>>>(
-        ctx.buffer("q").as<const __nv_bfloat16>(), StridedBf16{cache_, 0}, len, ch18::q_scale_log2(), splits_, part_);
-    AISP_LAUNCH_CHECK();
-    ch18::combine(ctx.stream(), part_, splits_, kHeads, ctx.buffer("o").as<__nv_bfloat16>());
-    AISP_LAUNCH_CHECK();
+    attend(ctx, StridedBf16{cache_, 0});
   }
 
  protected:
   void prepare(aisp::Context& ctx) override {
     const int64_t len = ctx.param("context");
     cache_ = static_cast<__nv_bfloat16*>(ctx.scratch("kv_cache_bf16", static_cast<size_t>(len) * kRow * 2));
-    splits_ = ch18::choose_splits(attend_splits<StridedBf16>, 128, ctx.device().sm_count, kHeads, len);
-    part_.carve(ctx.scratch("partials", ch18::Partials::bytes(kHeads, splits_)), kHeads, splits_);
+    prepare_attention<StridedBf16>(ctx);
   }
 
  private:
   __nv_bfloat16* cache_ = nullptr;
-  int splits_ = 1;
-  ch18::Partials part_;
 };
 
 }  // namespace

@@ -173,6 +173,25 @@ class KvCacheFp8Base : public aisp::Benchmark {
 
  protected:
   virtual void prepare(aisp::Context&) = 0;
+  // Split-KV attention over the variant's cache (its Loader) and the merge into o.
+  template <class Loader>
+  void attend(aisp::Context& ctx, const Loader& load) {
+    attend_splits<<<dim3(splits_, kHeads), 128, 0, ctx.stream()>>>(ctx.buffer("q").as<const __nv_bfloat16>(), load,
+                                                                  ctx.param("context"), ch18::q_scale_log2(), splits_, part_);
+    AISP_LAUNCH_CHECK();
+    ch18::combine(ctx.stream(), part_, splits_, kHeads, ctx.buffer("o").as<__nv_bfloat16>());
+    AISP_LAUNCH_CHECK();
+  }
+  // The split count (~2 waves of attend_splits<Loader>, decode_split.cuh's rule) and the partials' workspace.
+  template <class Loader>
+  void prepare_attention(aisp::Context& ctx) {
+    splits_ = ch18::choose_splits(attend_splits<Loader>, 128, ctx.device().sm_count, kHeads, ctx.param("context"));
+    part_.carve(ctx.scratch("partials", ch18::Partials::bytes(kHeads, splits_)), kHeads, splits_);
+  }
+
+ private:
+  int splits_ = 1;
+  ch18::Partials part_;
 };
 
 }  // namespace kv_fp8

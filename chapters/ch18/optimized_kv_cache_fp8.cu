@@ -67,11 +67,7 @@ class OptimizedKvCacheFp8 : public KvCacheFp8Base {
     project_fp8<<<dim3(static_cast<unsigned>(len / kTileT), 2 * kHeads), 128, 0, ctx.stream()>>>(
         ctx.buffer("x").as<const __nv_bfloat16>(), ctx.buffer("w_kv").as<const __nv_bfloat16>(), cache_, scales_);
     AISP_LAUNCH_CHECK();
-    attend_splits<<<dim3(splits_, kHeads), 128, 0, ctx.stream()>>>(
-        ctx.buffer("q").as<const __nv_bfloat16>(), Fp8Blocked{cache_, scales_, 0}, len, ch18::q_scale_log2(), splits_, part_);
-    AISP_LAUNCH_CHECK();
-    ch18::combine(ctx.stream(), part_, splits_, kHeads, ctx.buffer("o").as<__nv_bfloat16>());
-    AISP_LAUNCH_CHECK();
+    attend(ctx, Fp8Blocked{cache_, scales_, 0});
   }
 
  protected:
@@ -79,15 +75,12 @@ class OptimizedKvCacheFp8 : public KvCacheFp8Base {
     const int64_t len = ctx.param("context");
     cache_ = static_cast<uint8_t*>(ctx.scratch("kv_cache_fp8", static_cast<size_t>(len) * kRow));
     scales_ = static_cast<float*>(ctx.scratch("kv_scales", static_cast<size_t>(len / kBlock) * 2 * kHeads * 4));
-    splits_ = ch18::choose_splits(attend_splits<Fp8Blocked>, 128, ctx.device().sm_count, kHeads, len);
-    part_.carve(ctx.scratch("partials", ch18::Partials::bytes(kHeads, splits_)), kHeads, splits_);
+    prepare_attention<Fp8Blocked>(ctx);
   }
 
  private:
   uint8_t* cache_ = nullptr;
   float* scales_ = nullptr;
-  int splits_ = 1;
-  ch18::Partials part_;
 };
 
 }  // namespace
