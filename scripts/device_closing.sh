@@ -35,7 +35,7 @@ elif [ "${PART}" = b ]; then
   suite h100 ${SUITE_LIMIT_S:-330} --suite-timeout $(( ${SUITE_LIMIT_S:-330} - 40 )) --time-limit ${TIME_LIMIT_S:-5} \
     -t $(cat .carry/targets_b.txt)
   SECONDS=0
-  AISP_E2E_KEEP="$work/py" AISP_E2E_ITERATIONS=20 AISP_E2E_TARGETS="${PY_TARGETS:-validity_python ch09:cublas_parity}" \
+  AISP_E2E_KEEP="$work/py" AISP_E2E_ITERATIONS=20 AISP_E2E_TARGETS="${PY_TARGETS:-validity_python fidelity:cublas_parity}" \
     timeout ${PY_LIMIT_S:-200} bash tests/e2e/gpu_python_pairs.sh build/aisp > "$work/python_pairs.txt" 2>&1
   echo "python rc=$? wall_s=$SECONDS" >> "$s"; grep -E "FAIL|PARITY|MEMORY|exit code" "$work/python_pairs.txt" | head -30 >> "$s"
 else

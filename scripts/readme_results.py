@@ -114,7 +114,7 @@ def table(chapter, hw, aisp):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hardware", default="all", help="a hardware key, or all (every expectations_<hwkey>.json)")
-    ap.add_argument("--aisp", default=str(ROOT / "build" / "aisp"), help="for % of roof (skipped if missing)")
+    ap.add_argument("--aisp", default=str(ROOT / "build" / "aisp"), help="for %% of roof (skipped if missing)")
     ap.add_argument("--check", action="store_true", help="compare only; exit 1 when a README is stale")
     a = ap.parse_args()
     aisp = a.aisp if pathlib.Path(a.aisp).exists() else None

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # GPU (label gpu): Python pairs through the real harness (issue 23). `aisp bench run` on every Python pair of the
 # chapters (ch07 saxpy_torch with its CUDA C++ variant, ch09/ch12/ch13/ch14/ch18 *_torch pairs, the mixed
-# ch09:cublas_parity) and the Python validity fixtures (tests/validity_python): every honest variant verified with
+# fidelity:cublas_parity) and the Python validity fixtures (tests/validity_python): every honest variant verified with
 # every check passed, every cheat INVALID with the check ids listed below. Prints the parity line (one cuBLAS GEMM
 # from C++ and from Python) and the memory-goal pair's peaks. Skips (77) with the reason when there is no GPU or
 # python3 has no torch/triton.
 # $AISP_E2E_KEEP: a folder to keep the run's JSON and worker logs in; $AISP_E2E_TARGETS: selectors to run instead
-# of all (e.g. "ch09:cublas_parity validity_python"); $AISP_E2E_ITERATIONS: --iterations (30).
+# of all (e.g. "fidelity:cublas_parity validity_python"); $AISP_E2E_ITERATIONS: --iterations (30).
 set -u
 aisp="$1"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -16,7 +16,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 keep="${AISP_E2E_KEEP:-$tmp}"
 mkdir -p "$keep"
 # Every Python pair of the chapters (issue 23) and the validity fixtures; $AISP_E2E_TARGETS narrows it.
-pairs="ch07:saxpy_torch ch09:matmul_torch ch09:cublas_parity ch12:cuda_graph_torch ch13:allocator_torch
+pairs="ch07:saxpy_torch ch09:matmul_torch fidelity:cublas_parity ch12:cuda_graph_torch ch13:allocator_torch
   ch13:activation_checkpoint_torch ch13:scaled_mm_torch ch14:transformer_block_torch ch14:add_rmsnorm_torch
   ch14:swiglu_torch ch18:attention_torch ch18:gqa_decode_torch"
 targets="${AISP_E2E_TARGETS:-$pairs validity_python}"
@@ -90,7 +90,7 @@ def wanted(tid):
 HONEST = {
     "ch07:saxpy_torch": ("saxpy_torch_fused", "saxpy_torch_triton", "saxpy_torch_compiled", "saxpy_torch_cuda"),
     "ch09:matmul_torch": ("matmul_torch_cublas",),
-    "ch09:cublas_parity": ("cublas_parity_torch",),
+    "fidelity:cublas_parity": ("cublas_parity_torch",),
     "ch12:cuda_graph_torch": ("cuda_graph_torch",),
     "ch13:allocator_torch": ("allocator_torch",),
     "ch13:activation_checkpoint_torch": ("activation_checkpoint_torch",),
@@ -106,11 +106,11 @@ for tid, names in HONEST.items():
         for name in names:
             honest(tid, name)
 # Issue 23's parity figure: one cuBLAS GEMM launched from C++ (baseline) and from Python.
-if wanted("ch09:cublas_parity"):
-    p = targets.get("ch09:cublas_parity", {})
-    b, o = p.get("baseline", {}), variant("ch09:cublas_parity", "cublas_parity_torch")
+if wanted("fidelity:cublas_parity"):
+    p = targets.get("fidelity:cublas_parity", {})
+    b, o = p.get("baseline", {}), variant("fidelity:cublas_parity", "cublas_parity_torch")
     if b.get("time_ms") and o.get("time_ms"):
-        print("PARITY ch09:cublas_parity: C++ %.4f ms, Python %.4f ms, Python/C++ = %.4f (speedup %.4f [%.4f, %.4f], %s)" % (
+        print("PARITY fidelity:cublas_parity: C++ %.4f ms, Python %.4f ms, Python/C++ = %.4f (speedup %.4f [%.4f, %.4f], %s)" % (
             b["time_ms"], o["time_ms"], o["time_ms"] / b["time_ms"], o.get("speedup", 0), o.get("ci_low", 0),
             o.get("ci_high", 0), o.get("verdict")))
 if wanted("ch13:activation_checkpoint_torch"):

@@ -1,4 +1,4 @@
-// ch09 cublas_parity, baseline in CUDA C++: one cuBLAS BF16 GEMM launched from a plugin, the reference for
+// fidelity cublas_parity (was ch09:cublas_parity until 2026-11-28: a parity pair, not an optimization), baseline in CUDA C++: one cuBLAS BF16 GEMM launched from a plugin, the reference for
 // the same GEMM launched from Python (optimized_cublas_parity_torch.py; the pair's story and its exact-input
 // argument are in cublas_parity_common.py).
 //

@@ -1,4 +1,4 @@
-"""ch09 cublas_parity, the Python variant: the baseline's cuBLAS GEMM called through torch.matmul.
+"""fidelity cublas_parity (was ch09:cublas_parity), the Python variant: the baseline's cuBLAS GEMM called through torch.matmul.
 
 Technique: torch.matmul(a, b, out=c) on harness tensors, on the harness stream (torch's current stream inside
 benchmark_fn). For row-major operands torch computes c^T = b^T a^T in cuBLAS's column-major terms, the call the
