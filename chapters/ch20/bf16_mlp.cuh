@@ -2,21 +2,34 @@
 //   y = x + (silu(x Wg^T) * (x Wu^T)) W2^T,  x [8192 tokens][1536], Wg, Wu [8960][1536], W2 [1536][8960]
 // (Qwen2.5-1.5B's FFN shape, a prefill of 8192 tokens), bf16 storage, fp32 accumulation, 0.68 TFLOP per call
 // (~1 ms: calls of >= ~2 ms of dense GEMM had every sample flagged by NVML's power-cap reason on the H100).
-//   baseline_bf16_mlp.cu   as two nn.Linear + an activation + an add: gate GEMM and up GEMM to HBM, a SwiGLU
-//                          kernel, the down GEMM to HBM, a residual-add kernel (5 launches)
-//   optimized_bf16_mlp.cu  fused epilogues: one GEMM over gate and up weights interleaved row by row
-//                          (packed once in setup), whose epilogue gets gate and up for the same (token,
-//                          feature) as one accumulator pair and writes silu(gate) * up; the down GEMM adds
-//                          the residual in its epilogue (2 launches)
-// Both run ch10's persistent warp-specialized wgmma GEMM (gemm_ws_kernel.cuh), so the difference is
-// exactly the fusion: gate and up (2 x 147 MB) written and read back, an h pass and a residual pass.
+// Variants (all on the same wgmma main loop: ch10's persistent warp-specialized kernel; measured on the H200,
+// 2026-11-28 (b), `aisp bench run -t ch20:bf16_mlp --time-limit 5`, first run / confirmation run):
+//   baseline_bf16_mlp.cu                 as two nn.Linear + an activation + an add: gate GEMM and up GEMM to
+//                                        HBM, a SwiGLU kernel, the down GEMM to HBM, a residual kernel (5
+//                                        launches), on bf16_mlp_gemm.cuh's cooperative kernel with 16-byte-run
+//                                        epilogues (weights' rows permuted in setup): 972.6 / 990.9 us
+//   optimized_bf16_mlp_rowstore.cu       fused epilogues on the same kernel: one GEMM over the packed gate/up
+//                                        weights whose epilogue writes silu(gate) * up, the down GEMM adds the
+//                                        residual (2 launches): 889.3 / 906.0 us, 1.094x [1.074, 1.114] FASTER
+//   optimized_bf16_mlp_pingpong.cu       the same fusion on a ping-pong schedule: 903.8 / 932.7 us (1.076x /
+//                                        1.062x); 1.12x over the unfused pipeline on the same schedule
+//   optimized_bf16_mlp_pingpong_cluster.cu  ping-pong + 2-CTA B multicast: 955.6 / 976.0 us (SAME)
+//   optimized_bf16_mlp_tma_store.cu      fused, ch10's kernel, h staged in shared memory + TMA stores:
+//                                        915.9 / 937.3 us (INCONCLUSIVE, 1.06x)
+//   optimized_bf16_mlp.cu                fused, ch10's kernel and two-column epilogue: 1.071 / 1.082 ms (SLOWER)
+//   optimized_bf16_mlp_unfused_*.cu      CONTROLS, not fusions: the baseline's pipeline on ch10's kernel (the
+//                                        baseline before 2026-11-28 (b): 1.108 / 1.129 ms), on the ping-pong
+//                                        schedule (1.017 / 1.043 ms) and with multicast (1.064 / 1.086 ms)
+// The unfused pipeline is fastest on the cooperative schedule, so that is the baseline's; every fused variant
+// is compared with an unfused pipeline on a GEMM at least as good as its own (README: the same-kernel ratios).
 // Why this shape (and not Llama-3-8B's 4096 -> 14336 of the earlier version): what the fusion saves is a
 // fixed ~8 bytes of HBM traffic per (token, ffn feature) plus ~6 per (token, hidden feature), while the GEMM
 // work per (token, ffn feature) is 6 x hidden FLOPs, so the saved share of the time goes as 1 / hidden. At
 // hidden 4096 it was ~3% on both GPUs (H100 1.027x, H200 1.022x: SAME, inside the 1.05 band); at a 1.5B
 // model's hidden 1536 it was estimated at ~10% (~0.12 ms of elementwise passes on ~1.0 ms of GEMMs on the
 // H200, minus ~0.03 ms of SwiGLU math in the fused epilogue, where it does not overlap the tensor cores);
-// measured on the H200 (2026-11-28): 1.040x [1.021, 1.059], INCONCLUSIVE (see optimized_bf16_mlp.cu).
+// measured on the H200 (2026-11-28): 1.040x [1.021, 1.059], INCONCLUSIVE with ch10's two-column epilogue
+// (optimized_bf16_mlp.cu), 1.094x [1.074, 1.114] FASTER once both sides store 16-byte runs (0.083 ms saved).
 // Small models are where this fusion is worth most; the token count does not change the share (both the
 // GEMMs and the saved traffic are linear in it), 8192 only keeps the down GEMM (1536 / 256 = 6 column
 // tiles) near whole waves: 64 x 6 = 384 tiles on 132 SMs.

@@ -19,6 +19,11 @@
 // draws more power (566 vs 471 W mean) and is held harder at the power cap (block medians 1.055-1.094 ms vs the
 // baseline's steady 1.11), and its SwiGLU math sits in an epilogue the tensor cores wait for (K = 1536: ~15 us
 // of MMA per tile). The next step is an epilogue overlapped with the next tile's main loop (README).
+// Re-measured 2026-11-28 (b) (H200, same command, first run / confirmation run): 1.071 / 1.082 ms, now 0.908x
+// SLOWER than the new baseline (972.6 / 990.9 us: the unfused pipeline with 16-byte-run epilogues). What held
+// this variant back was the store pattern of its epilogue (64 warp-wide 2-byte stores per thread and tile, 8
+// rows each), not the overlap: optimized_bf16_mlp_rowstore.cu, the same fusion with 16-byte runs, is 1.094x
+// FASTER. Kept as the step of the ladder that shows it.
 #include "../ch10/gemm_ws_kernel.cuh"
 #include "bf16_mlp.cuh"
 

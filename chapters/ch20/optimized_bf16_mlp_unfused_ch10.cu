@@ -1,0 +1,75 @@
+// ch20 bf16_mlp, CONTROL (not a fusion): the pair's baseline before 2026-11-28 (b), kept to show the current
+// baseline is not slower: the same unfused pipeline on ch10's GEMM (gemm_ws_kernel.cuh, cooperative, its
+// two-column epilogue: 64 warp-wide 4-byte stores per thread and tile, each touching 8 rows).
+// Measured as the baseline (H200, 2026-11-28 09:31, `aisp bench run -t ch20 --time-limit 5`): 1.114 ms; as this
+// control (H200, harness cold mode, 2026-11-28 (b), `aisp bench run -t ch20:bf16_mlp --time-limit 5 --update-expectations`, first run / confirmation run, 19 checks passed each): 1.108 / 1.129 ms against the new baseline's 972.6 / 990.9 us (0.878x):
+// the 16-byte-run epilogues alone made the unfused pipeline 12% faster.
+#include "../ch10/gemm_ws_kernel.cuh"
+#include "bf16_mlp.cuh"
+#include "bf16_mlp.cuh"
+
+namespace {
+
+using namespace block;
+using Gemm = ws_gemm::WsGemm</*persistent=*/true, /*cluster=*/1, ws_gemm::StoreC>;
+
+__global__ void swiglu(const __nv_bfloat16* __restrict__ g, const __nv_bfloat16* __restrict__ u, int64_t chunks,
+                       __nv_bfloat16* __restrict__ h) {
+  const int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (i >= chunks) return;
+  float fg[8], fu[8];
+  unpack8(reinterpret_cast<const uint4*>(g)[i], fg);
+  unpack8(reinterpret_cast<const uint4*>(u)[i], fu);
+#pragma unroll
+  for (int j = 0; j < 8; ++j) fg[j] = silu(fg[j]) * fu[j];
+  reinterpret_cast<uint4*>(h)[i] = pack8(fg);
+}
+
+__global__ void residual_add(const __nv_bfloat16* __restrict__ x, const __nv_bfloat16* __restrict__ d, int64_t chunks,
+                             __nv_bfloat16* __restrict__ y) {
+  const int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (i >= chunks) return;
+  float fx[8], fd[8];
+  unpack8(reinterpret_cast<const uint4*>(x)[i], fx);
+  unpack8(reinterpret_cast<const uint4*>(d)[i], fd);
+#pragma unroll
+  for (int j = 0; j < 8; ++j) fx[j] += fd[j];
+  reinterpret_cast<uint4*>(y)[i] = pack8(fx);
+}
+
+class OptimizedBf16MlpUnfusedCh10 : public Bf16MlpBase {
+ public:
+  void run(aisp::Context& ctx) override {
+    const int64_t t = ctx.param("tokens"), d = ctx.param("dim"), f = ctx.param("ffn");
+    cudaStream_t st = ctx.stream();
+    const void* x = ctx.buffer("x").data;
+    gate_.launch(st, x, ctx.buffer("wg").data, ws_gemm::StoreC{g_, static_cast<int>(f)}, t, f, d);
+    up_.launch(st, x, ctx.buffer("wu").data, ws_gemm::StoreC{u_, static_cast<int>(f)}, t, f, d);
+    swiglu<<<static_cast<unsigned>((t * f / 8 + 255) / 256), 256, 0, st>>>(g_, u_, t * f / 8, g_);
+    AISP_LAUNCH_CHECK();
+    down_.launch(st, g_, ctx.buffer("w2").data, ws_gemm::StoreC{d_, static_cast<int>(d)}, t, d, f);
+    residual_add<<<static_cast<unsigned>((t * d / 8 + 255) / 256), 256, 0, st>>>(
+        ctx.buffer("x").as<const __nv_bfloat16>(), d_, t * d / 8, ctx.buffer("y").as<__nv_bfloat16>());
+    AISP_LAUNCH_CHECK();
+  }
+  std::string technique() const override { return "gate GEMM, up GEMM, SwiGLU kernel, down GEMM, residual kernel (ch10 GEMM, two-column epilogue: control)"; }
+
+ protected:
+  void prepare(aisp::Context& ctx) override {
+    const int64_t t = ctx.param("tokens"), d = ctx.param("dim"), f = ctx.param("ffn");
+    g_ = scratch(ctx, "gate", t * f);
+    u_ = scratch(ctx, "up", t * f);
+    d_ = scratch(ctx, "down", t * d);
+    gate_.prepare(ctx.device(), t, f, d);
+    up_.prepare(ctx.device(), t, f, d);
+    down_.prepare(ctx.device(), t, d, f);
+  }
+
+ private:
+  Gemm gate_, up_, down_;
+  __nv_bfloat16 *g_ = nullptr, *u_ = nullptr, *d_ = nullptr;
+};
+
+}  // namespace
+
+AISP_BENCHMARK(OptimizedBf16MlpUnfusedCh10)
