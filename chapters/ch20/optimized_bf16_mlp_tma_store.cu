@@ -18,7 +18,7 @@
 // Measured (H200, harness cold mode, 2026-11-28 (b), `aisp bench run -t ch20:bf16_mlp --time-limit 5
 // --update-expectations`, first run / confirmation run, 19 checks passed each): 915.9 / 937.3 us, 1.062x
 // [1.043, 1.081] / 1.057x INCONCLUSIVE against the new baseline (972.6 / 990.9 us, whose GEMMs store 16-byte
-// runs); 1.17x over the old baseline measured in the same calls (the control optimized_bf16_mlp_unfused_ch10.cu,
+// runs); 1.21x / 1.20x over the old baseline measured in the same calls (the control optimized_bf16_mlp_unfused_ch10.cu,
 // 1.108 / 1.129 ms). Still behind the plain 16-byte-run epilogue of optimized_bf16_mlp_rowstore.cu (889.3 us):
 // the down GEMM here keeps ch10's two-column residual epilogue, and the smem staging is not free.
 // Correctness argument: the swizzle is Swizzle<3,4,3> on 1024-byte-aligned boxes (16-byte chunk index XOR
