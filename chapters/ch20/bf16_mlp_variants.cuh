@@ -8,6 +8,7 @@
 #pragma once
 #include "bf16_mlp.cuh"
 #include "bf16_mlp_gemm.cuh"
+#include "bf16_mlp_pointwise.cuh"
 
 namespace bf16_mlp {
 
@@ -17,30 +18,6 @@ using namespace block;
 struct Silu {
   __device__ __forceinline__ float operator()(float x) const { return silu(x); }
 };
-
-__global__ void swiglu_kernel(const __nv_bfloat16* __restrict__ g, const __nv_bfloat16* __restrict__ u, int64_t chunks,
-                              __nv_bfloat16* __restrict__ h) {
-  const int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
-  if (i >= chunks) return;
-  float fg[8], fu[8];
-  unpack8(reinterpret_cast<const uint4*>(g)[i], fg);
-  unpack8(reinterpret_cast<const uint4*>(u)[i], fu);
-#pragma unroll
-  for (int j = 0; j < 8; ++j) fg[j] = silu(fg[j]) * fu[j];
-  reinterpret_cast<uint4*>(h)[i] = pack8(fg);
-}
-
-__global__ void residual_kernel(const __nv_bfloat16* __restrict__ x, const __nv_bfloat16* __restrict__ d, int64_t chunks,
-                                __nv_bfloat16* __restrict__ y) {
-  const int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
-  if (i >= chunks) return;
-  float fx[8], fd[8];
-  unpack8(reinterpret_cast<const uint4*>(x)[i], fx);
-  unpack8(reinterpret_cast<const uint4*>(d)[i], fd);
-#pragma unroll
-  for (int j = 0; j < 8; ++j) fx[j] += fd[j];
-  reinterpret_cast<uint4*>(y)[i] = pack8(fx);
-}
 
 inline const char* schedule_name(bool pp, int cluster) {
   return pp ? (cluster > 1 ? "ping-pong, 2-CTA B multicast" : "ping-pong") : "cooperative";

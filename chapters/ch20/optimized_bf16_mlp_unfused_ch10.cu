@@ -5,37 +5,12 @@
 // control (H200, harness cold mode, 2026-11-28 (b), `aisp bench run -t ch20:bf16_mlp --time-limit 5 --update-expectations`, first run / confirmation run, 19 checks passed each): 1.108 / 1.129 ms against the new baseline's 972.6 / 990.9 us (0.878x):
 // the 16-byte-run epilogues alone made the unfused pipeline 12% faster.
 #include "../ch10/gemm_ws_kernel.cuh"
-#include "bf16_mlp.cuh"
-#include "bf16_mlp.cuh"
+#include "bf16_mlp_pointwise.cuh"
 
 namespace {
 
 using namespace block;
 using Gemm = ws_gemm::WsGemm</*persistent=*/true, /*cluster=*/1, ws_gemm::StoreC>;
-
-__global__ void swiglu(const __nv_bfloat16* __restrict__ g, const __nv_bfloat16* __restrict__ u, int64_t chunks,
-                       __nv_bfloat16* __restrict__ h) {
-  const int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
-  if (i >= chunks) return;
-  float fg[8], fu[8];
-  unpack8(reinterpret_cast<const uint4*>(g)[i], fg);
-  unpack8(reinterpret_cast<const uint4*>(u)[i], fu);
-#pragma unroll
-  for (int j = 0; j < 8; ++j) fg[j] = silu(fg[j]) * fu[j];
-  reinterpret_cast<uint4*>(h)[i] = pack8(fg);
-}
-
-__global__ void residual_add(const __nv_bfloat16* __restrict__ x, const __nv_bfloat16* __restrict__ d, int64_t chunks,
-                             __nv_bfloat16* __restrict__ y) {
-  const int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
-  if (i >= chunks) return;
-  float fx[8], fd[8];
-  unpack8(reinterpret_cast<const uint4*>(x)[i], fx);
-  unpack8(reinterpret_cast<const uint4*>(d)[i], fd);
-#pragma unroll
-  for (int j = 0; j < 8; ++j) fx[j] += fd[j];
-  reinterpret_cast<uint4*>(y)[i] = pack8(fx);
-}
 
 class OptimizedBf16MlpUnfusedCh10 : public Bf16MlpBase {
  public:
@@ -45,10 +20,10 @@ class OptimizedBf16MlpUnfusedCh10 : public Bf16MlpBase {
     const void* x = ctx.buffer("x").data;
     gate_.launch(st, x, ctx.buffer("wg").data, ws_gemm::StoreC{g_, static_cast<int>(f)}, t, f, d);
     up_.launch(st, x, ctx.buffer("wu").data, ws_gemm::StoreC{u_, static_cast<int>(f)}, t, f, d);
-    swiglu<<<static_cast<unsigned>((t * f / 8 + 255) / 256), 256, 0, st>>>(g_, u_, t * f / 8, g_);
+    bf16_mlp::swiglu_kernel<<<static_cast<unsigned>((t * f / 8 + 255) / 256), 256, 0, st>>>(g_, u_, t * f / 8, g_);
     AISP_LAUNCH_CHECK();
     down_.launch(st, g_, ctx.buffer("w2").data, ws_gemm::StoreC{d_, static_cast<int>(d)}, t, d, f);
-    residual_add<<<static_cast<unsigned>((t * d / 8 + 255) / 256), 256, 0, st>>>(
+    bf16_mlp::residual_kernel<<<static_cast<unsigned>((t * d / 8 + 255) / 256), 256, 0, st>>>(
         ctx.buffer("x").as<const __nv_bfloat16>(), d_, t * d / 8, ctx.buffer("y").as<__nv_bfloat16>());
     AISP_LAUNCH_CHECK();
   }
