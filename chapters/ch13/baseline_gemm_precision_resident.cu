@@ -23,7 +23,7 @@ class BaselineGemmPrecisionResident : public GemmPrecisionResidentBase {
     cast_f32_to_bf16<<<cast_blocks(n * k), 256, 0, ctx.stream()>>>(ctx.buffer("b").as<const float>(), b16_, n * k);
     AISP_LAUNCH_CHECK();
     AISP_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
-    gemm_.plan(m, n, k, {CUDA_R_16BF, CUDA_R_16BF, CUBLAS_COMPUTE_32F}, workspace_, kResidentWorkspaceBytes);
+    gemm_.plan(m, n, k, {CUDA_R_16BF, CUDA_R_16BF, CUBLAS_COMPUTE_32F}, workspace_, kLtWorkspaceBytes);
   }
 
  private:

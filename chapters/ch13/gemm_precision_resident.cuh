@@ -22,13 +22,11 @@
 
 #include "aisp/aisp.hpp"
 #include "aisp/axes.hpp"
-#include "lt_gemm.hpp"
+#include "gemm_precision.cuh"  // LtGemm, the cuBLASLt workspace size, the FP8 tolerance
 
 inline int64_t gemm_resident_m() { return aisp::axis("m", 12288); }
 inline int64_t gemm_resident_n() { return aisp::axis("n", 12288); }
 inline int64_t gemm_resident_k() { return aisp::axis("k", 12288); }
-
-inline constexpr size_t kResidentWorkspaceBytes = size_t{32} << 20;
 
 class GemmPrecisionResidentBase : public aisp::Benchmark {
  public:
@@ -49,14 +47,11 @@ class GemmPrecisionResidentBase : public aisp::Benchmark {
     ctx.input("a", aisp::DType::f32, {m, k}, aisp::Fill::uniform(-1, 1), aisp::Role::static_);
     ctx.input("b", aisp::DType::f32, {n, k}, aisp::Fill::uniform(-1, 1), aisp::Role::static_);
     ctx.output("c", aisp::DType::bf16, {m, n});
-    workspace_ = ctx.scratch("lt_workspace", kResidentWorkspaceBytes);
+    workspace_ = ctx.scratch("lt_workspace", kLtWorkspaceBytes);
     prepare(ctx);
   }
   aisp::Tolerance tolerance() const override {
-    return aisp::Tolerance::loosened(
-        1e-2, 0.109 * std::sqrt(double(gemm_resident_k())),
-        "declared FP8 e4m3 precision: per-tensor-scaled e4m3 operands err by up to 2^-4 each; over K products "
-        "the error is Gaussian with rms 0.0121 sqrt(K) (host emulation); atol = 9 rms; BF16 outputs (2^-9 rel each)");
+    return fp8_e4m3_gemm_tolerance(gemm_resident_k(), "; BF16 outputs (2^-9 rel each)");
   }
 
  protected:

@@ -26,7 +26,6 @@ struct LtGemmTypes {
   cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
 };
 
-
 class LtGemm {
  public:
   LtGemm() = default;
@@ -34,10 +33,13 @@ class LtGemm {
   LtGemm& operator=(const LtGemm&) = delete;
   ~LtGemm() { release(); }
 
-  // Plans the GEMM; the scale pointers (device floats) are for FP8 operands only (nullptr otherwise).
+  // Plans the GEMM; the scale pointers (device floats) are for FP8 operands only (nullptr otherwise). alpha is
+  // a host scalar fixed at plan time (C = alpha A B^T): static per-tensor scales folded into one factor, for
+  // type combinations that refuse scale pointers (gemm_precision_resident's FP8 -> BF16 on CUDA 13.0).
   void plan(int64_t m, int64_t n, int64_t k, LtGemmTypes t, void* workspace, size_t workspace_bytes,
-            const float* scale_a = nullptr, const float* scale_b = nullptr) {
+            const float* scale_a = nullptr, const float* scale_b = nullptr, float alpha = 1) {
     release();
+    alpha_ = alpha;
     workspace_ = workspace;
     workspace_bytes_ = workspace_bytes;
     LT_CHECK(cublasLtCreate(&lt_));
@@ -76,8 +78,8 @@ class LtGemm {
 
  private:
   cublasStatus_t enqueue(cudaStream_t s, const void* a, const void* b, void* c) const {
-    const float alpha = 1, beta = 0;
-    return cublasLtMatmul(lt_, desc_, &alpha, b, a_, a, b_, &beta, c, c_, c, c_, &algo_.algo, workspace_,
+    const float beta = 0;
+    return cublasLtMatmul(lt_, desc_, &alpha_, b, a_, a, b_, &beta, c, c_, c, c_, &algo_.algo, workspace_,
                           workspace_bytes_, s);
   }
   void release() {
@@ -95,6 +97,7 @@ class LtGemm {
   cublasLtMatrixLayout_t a_ = nullptr, b_ = nullptr, c_ = nullptr;
   cublasLtMatmulPreference_t pref_ = nullptr;
   cublasLtMatmulHeuristicResult_t algo_{};
+  float alpha_ = 1;
   void* workspace_ = nullptr;
   size_t workspace_bytes_ = 0;
 };

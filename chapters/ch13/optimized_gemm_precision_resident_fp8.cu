@@ -23,55 +23,9 @@
 
 namespace {
 
-// C = alpha A B^T with FP8 e4m3 operands and BF16 output: cuBLASLt's TN layout as in lt_gemm.hpp, alpha a
-// host scalar fixed at plan time.
-class LtFp8Gemm {
- public:
-  ~LtFp8Gemm() {
-    if (pref_) cublasLtMatmulPreferenceDestroy(pref_);
-    if (a_) cublasLtMatrixLayoutDestroy(a_);
-    if (b_) cublasLtMatrixLayoutDestroy(b_);
-    if (c_) cublasLtMatrixLayoutDestroy(c_);
-    if (desc_) cublasLtMatmulDescDestroy(desc_);
-    if (lt_) cublasLtDestroy(lt_);
-  }
-  void plan(int64_t m, int64_t n, int64_t k, float alpha, void* workspace, size_t workspace_bytes) {
-    alpha_ = alpha, workspace_ = workspace, workspace_bytes_ = workspace_bytes;
-    LT_CHECK(cublasLtCreate(&lt_));
-    LT_CHECK(cublasLtMatmulDescCreate(&desc_, CUBLAS_COMPUTE_32F, CUDA_R_32F));
-    const cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
-    LT_CHECK(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
-    LT_CHECK(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
-    LT_CHECK(cublasLtMatrixLayoutCreate(&a_, CUDA_R_8F_E4M3, k, n, k));
-    LT_CHECK(cublasLtMatrixLayoutCreate(&b_, CUDA_R_8F_E4M3, k, m, k));
-    LT_CHECK(cublasLtMatrixLayoutCreate(&c_, CUDA_R_16BF, n, m, n));
-    LT_CHECK(cublasLtMatmulPreferenceCreate(&pref_));
-    LT_CHECK(cublasLtMatmulPreferenceSetAttribute(pref_, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace_bytes,
-                                                  sizeof workspace_bytes));
-    int found = 0;
-    LT_CHECK(cublasLtMatmulAlgoGetHeuristic(lt_, desc_, a_, b_, c_, c_, pref_, 1, &algo_, &found));
-    if (found == 0) throw std::runtime_error("cuBLASLt offers no FP8 e4m3 -> BF16 algorithm for this GEMM");
-  }
-  void run(cudaStream_t s, const void* a, const void* b, void* c) const {
-    const float beta = 0;
-    LT_CHECK(cublasLtMatmul(lt_, desc_, &alpha_, b, a_, a, b_, &beta, c, c_, c, c_, &algo_.algo, workspace_,
-                            workspace_bytes_, s));
-  }
-
- private:
-  cublasLtHandle_t lt_ = nullptr;
-  cublasLtMatmulDesc_t desc_ = nullptr;
-  cublasLtMatrixLayout_t a_ = nullptr, b_ = nullptr, c_ = nullptr;
-  cublasLtMatmulPreference_t pref_ = nullptr;
-  cublasLtMatmulHeuristicResult_t algo_{};
-  float alpha_ = 1;
-  void* workspace_ = nullptr;
-  size_t workspace_bytes_ = 0;
-};
-
 class OptimizedGemmPrecisionResidentFp8 : public GemmPrecisionResidentBase {
  public:
-  void run(aisp::Context& ctx) override { fp8_.run(ctx.stream(), a8_, b8_, ctx.buffer("c").data); }
+  void run(aisp::Context& ctx) override { gemm_.run(ctx.stream(), a8_, b8_, ctx.buffer("c").data); }
   std::string technique() const override {
     return "FP8 e4m3 operands resident (quantized in setup, per-tensor scales in alpha), FP32 accumulate, BF16 out "
            "(cuBLASLt)";
@@ -92,11 +46,12 @@ class OptimizedGemmPrecisionResidentFp8 : public GemmPrecisionResidentBase {
     float dq[2] = {0, 0};
     AISP_CUDA_CHECK(cudaMemcpyAsync(dq, dequant_, sizeof dq, cudaMemcpyDeviceToHost, ctx.stream()));
     AISP_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
-    fp8_.plan(m, n, k, dq[0] * dq[1], workspace_, kResidentWorkspaceBytes);
+    // cuBLASLt's TN FP8 GEMM (lt_gemm.hpp), alpha = the product of the two dequantization factors (host scalar).
+    gemm_.plan(m, n, k, {CUDA_R_8F_E4M3, CUDA_R_16BF, CUBLAS_COMPUTE_32F}, workspace_, kLtWorkspaceBytes, nullptr,
+               nullptr, dq[0] * dq[1]);
   }
 
  private:
-  LtFp8Gemm fp8_;
   __nv_fp8_e4m3 *a8_ = nullptr, *b8_ = nullptr;
   unsigned* amax_ = nullptr;
   float* dequant_ = nullptr;
