@@ -25,7 +25,7 @@
 // row % 8), the same layout ch10's loads and wgmma descriptors use; every thread fences the async proxy
 // (fence.proxy.async.shared::cta) before the warpgroup barrier that precedes the store.
 #include "../ch10/gemm_ws_kernel.cuh"
-#include "bf16_mlp.cuh"
+#include "bf16_mlp_interleave.cuh"
 
 namespace {
 
@@ -193,17 +193,6 @@ struct SwigluGemm {
 
 }  // namespace sg
 
-// out[2j + r][k] = (r ? wu : wg)[j][k], 8 elements per thread (as optimized_bf16_mlp.cu).
-__global__ void interleave_rows(const __nv_bfloat16* __restrict__ wg, const __nv_bfloat16* __restrict__ wu, int64_t rows, int k,
-                                __nv_bfloat16* __restrict__ out) {
-  const int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
-  const int per_row = k / 8;
-  if (i >= 2 * rows * per_row) return;
-  const int64_t r = i / per_row, c = i % per_row;
-  const __nv_bfloat16* src = (r % 2 ? wu : wg) + (r / 2) * k;
-  reinterpret_cast<uint4*>(out)[i] = reinterpret_cast<const uint4*>(src)[c];
-}
-
 class OptimizedBf16MlpTmaStore : public Bf16MlpBase {
  public:
   void run(aisp::Context& ctx) override {
@@ -224,9 +213,8 @@ class OptimizedBf16MlpTmaStore : public Bf16MlpBase {
     const int64_t t = ctx.param("tokens"), d = ctx.param("dim"), f = ctx.param("ffn");
     h_ = scratch(ctx, "h", t * f);
     wgu_ = scratch(ctx, "w_gate_up", 2 * f * d);
-    interleave_rows<<<static_cast<unsigned>((2 * f * d / 8 + 255) / 256), 256, 0, ctx.stream()>>>(
-        ctx.buffer("wg").as<const __nv_bfloat16>(), ctx.buffer("wu").as<const __nv_bfloat16>(), f, static_cast<int>(d), wgu_);
-    AISP_LAUNCH_CHECK();
+    bf16_mlp::launch_interleave_rows(ctx.stream(), ctx.buffer("wg").as<const __nv_bfloat16>(),
+                                     ctx.buffer("wu").as<const __nv_bfloat16>(), f, static_cast<int>(d), wgu_);
     AISP_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
     gate_up_.prepare(ctx.device(), wgu_, h_, t, 2 * f, d);
     down_.prepare(ctx.device(), t, d, f);
