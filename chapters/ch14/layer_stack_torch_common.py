@@ -17,31 +17,12 @@ Tolerance: that of transformer_block_torch (BF16 intermediates rounded after eve
 chain), declared per layer; over 4 layers the differences add in quadrature (~2x the one-layer rms, still ~5e-3 on
 outputs of rms ~0.6), inside rtol 2e-2, atol 3e-2."""
 
-import aisp
-
-from transformer_block_torch_common import BF16_BLOCK_TOLERANCE, block_workload, declare_layer, rope_tables
-
-LAYERS, BATCH, SEQ, DIM, HEADS, HIDDEN = 4, 4, 1024, 1024, 16, 2816
+from transformer_block_torch_common import TransformerBlockTorchBase
 
 
-class LayerStackTorchBase(aisp.Benchmark):
-    def workload(self):
-        flops, nbytes = block_workload(BATCH * SEQ, BATCH, SEQ, float(DIM), float(HIDDEN), layers=LAYERS)
-        return aisp.Workload(params={"layers": LAYERS, "batch": BATCH, "seq": SEQ, "dim": DIM, "heads": HEADS,
-                                     "hidden": HIDDEN},
-                             precision="bf16", bytes=nbytes, flops=flops, items=float(BATCH * SEQ),
-                             item_unit="tokens")
-
-    def tolerance(self):
-        return aisp.Tolerance.loosened(*BF16_BLOCK_TOLERANCE)
-
-    def setup(self):
-        b, s, d = self.param("batch"), self.param("seq"), self.param("dim")
-        self.heads = self.param("heads")
-        self.x = self.input("x", "bf16", (b, s, d))
-        self.layers = [declare_layer(self, "l%d_" % i, d, self.param("hidden")) for i in range(self.param("layers"))]
-        self.cos, self.sin = rope_tables(s, d // self.heads, self.x.device)
-        self.y = self.output("y", "bf16", (b, s, d))
+class LayerStackTorchBase(TransformerBlockTorchBase):
+    """transformer_block_torch's base with LAYERS layers and half its batch (workload, tolerance, declarations)."""
+    LAYERS, BATCH, SEQ, DIM, HEADS, HIDDEN = 4, 4, 1024, 1024, 16, 2816
 
 
 def time_first_call(bench, label):

@@ -104,11 +104,21 @@ BF16_BLOCK_TOLERANCE = (2e-2, 3e-2, "BF16 intermediates rounded after every eage
 
 
 class TransformerBlockTorchBase(aisp.Benchmark):
+    """The block's workload, tolerance and declarations. LAYERS = 0: one block, weights unprefixed in self.w (this
+    pair); LAYERS = n > 0: n such layers, each with its own weights ("l<i>_" prefixes) in self.layers and a
+    "layers" workload key (layer_stack_torch_common.py). The shapes are class attributes so the stack can set its
+    own batch."""
+    LAYERS = 0
+    BATCH, SEQ, DIM, HEADS, HIDDEN = BATCH, SEQ, DIM, HEADS, HIDDEN
+
     def workload(self):
-        flops, nbytes = block_workload(BATCH * SEQ, BATCH, SEQ, float(DIM), float(HIDDEN))
-        return aisp.Workload(params={"batch": BATCH, "seq": SEQ, "dim": DIM, "heads": HEADS, "hidden": HIDDEN},
-                             precision="bf16", bytes=nbytes, flops=flops, items=float(BATCH * SEQ),
-                             item_unit="tokens")
+        flops, nbytes = block_workload(self.BATCH * self.SEQ, self.BATCH, self.SEQ, float(self.DIM),
+                                       float(self.HIDDEN), layers=max(self.LAYERS, 1))
+        params = {"layers": self.LAYERS} if self.LAYERS else {}
+        params.update({"batch": self.BATCH, "seq": self.SEQ, "dim": self.DIM, "heads": self.HEADS,
+                       "hidden": self.HIDDEN})
+        return aisp.Workload(params=params, precision="bf16", bytes=nbytes, flops=flops,
+                             items=float(self.BATCH * self.SEQ), item_unit="tokens")
 
     def tolerance(self):
         return aisp.Tolerance.loosened(*BF16_BLOCK_TOLERANCE)
@@ -117,6 +127,10 @@ class TransformerBlockTorchBase(aisp.Benchmark):
         b, s, d = self.param("batch"), self.param("seq"), self.param("dim")
         self.heads = self.param("heads")
         self.x = self.input("x", "bf16", (b, s, d))
-        self.w = declare_layer(self, "", d, self.param("hidden"))
+        if self.LAYERS:
+            self.layers = [declare_layer(self, "l%d_" % i, d, self.param("hidden"))
+                           for i in range(self.param("layers"))]
+        else:
+            self.w = declare_layer(self, "", d, self.param("hidden"))
         self.cos, self.sin = rope_tables(s, d // self.heads, self.x.device)
         self.y = self.output("y", "bf16", (b, s, d))
