@@ -25,6 +25,8 @@
 // 1.306 ms vs 2.860 ms, 2.19x [2.15, 2.23]; 4.70 M tokens/s; 592 TFLOP/s = 67.1% of the H200's 882.6 TFLOP/s
 // wgmma ceiling. Same time as on the H100 (compute bound) while the baseline's HBM-bound attention gains from
 // HBM3e: the 3x of issue 25 would need ~92% of the wgmma ceiling for the whole block.
+// Re-measured 2026-11-28 (b) in the same run as the 16-byte-run variants: 1.308 ms, 2.183x [2.144, 2.223]; the
+// same block with its GEMMs on bf16_mlp_gemm.cuh's kernel (optimized_transformer_block_rowstore.cu) is 1.199 ms, 2.382x.
 #include "../ch10/flash_attention_wgmma.cuh"
 #include "../ch10/gemm_ws_kernel.cuh"
 #include "transformer_block.cuh"

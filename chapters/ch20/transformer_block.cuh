@@ -13,6 +13,9 @@
 //                                   fused epilogues (norm scale + head split, residual add, norm scale +
 //                                   GELU, residual add) and the FlashAttention-3-style wgmma kernel; RMSNorm
 //                                   gains folded into the weights: 8 launches, no score matrix
+//   optimized_transformer_block_rowstore*.cu  the same block with its GEMMs on bf16_mlp_gemm.cuh's kernel
+//                                   (16-byte-run epilogues over row-permuted weights; transformer_block_rowstore.cuh),
+//                                   optionally a ping-pong up GEMM and the second norm's statistics in an epilogue
 // Weights are static inputs scaled so activations stay O(1) (U(+-sqrt(3/fan_in)): unit-variance outputs),
 // RMSNorm gains U(0.8, 1.2); x ~ N(0, 1).
 #pragma once
