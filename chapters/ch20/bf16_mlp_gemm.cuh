@@ -29,15 +29,31 @@
 #include <string>
 
 #include "../ch10/gemm_sm90.cuh"
+#include "../ch10/gemm_ws_kernel.cuh"  // ch10's tile shape and ring (constants only; its kernel is not instantiated here)
+
+// What is ch10's and what is not. The pieces that are the same are taken from ch10: the PTX building blocks
+// (gemm_sm90.cuh: mbarriers, TMA loads, wgmma, descriptors, grouped raster, tensor maps) and the tile shape
+// (ws_gemm::kBN, kBK, kThreads, kGroupM; the cooperative schedule's kBM and kStages). ch10's kernel itself
+// (ws_gemm::gemm_ws_kernel) cannot be instantiated with these epilogues, so mlp_gemm_kernel below restates its
+// producer loop, K-step and slot release (the same instruction sequence as gemm_ws_kernel.cuh) and differs in:
+//   - the epilogue contract: ch10 calls its epilogue once per accumulator pair, epi(row, col, v0, v1), which
+//     can only store 2 neighbouring columns; the row-chunk epilogues here take the thread's whole 128-float
+//     fragment, epi(acc, r, col0, q), so that 8 accumulators of one row become one 16-byte store (with the
+//     weights' rows permuted in setup(); see the header comment, change 1);
+//   - the schedule: kPP gives each consumer warpgroup its own 64-row tile with a 5-stage ring and named
+//     barriers between the two main loops, so the tile height and ring depth depend on the schedule (Cfg<kPP>),
+//     where ch10's are namespace constants (change 2).
+// Gemm's host side (cluster occupancy, launch attributes) likewise restates ws_gemm::WsGemm's for this kernel
+// and Cfg<kPP>'s shared memory size; WsGemm's members are bound to its own kernel.
 
 namespace mlp_gemm {
 
-constexpr int kBN = 256, kBK = 64, kThreads = 384, kGroupM = 16;
+constexpr int kBN = ws_gemm::kBN, kBK = ws_gemm::kBK, kThreads = ws_gemm::kThreads, kGroupM = ws_gemm::kGroupM;
 
 template <bool kPP>
 struct Cfg {
-  static constexpr int kBM = kPP ? 64 : 128;  // rows of one tile (= of one A box)
-  static constexpr int kStages = kPP ? 5 : 4;
+  static constexpr int kBM = kPP ? 64 : ws_gemm::kBM;  // rows of one tile (= of one A box)
+  static constexpr int kStages = kPP ? 5 : ws_gemm::kStages;
   static constexpr uint32_t kABytes = kBM * kBK * 2, kBBytes = kBN * kBK * 2, kStageBytes = kABytes + kBBytes;
   static constexpr int kSmemBytes = 1024 + kStages * kStageBytes + 2 * kStages * 8;
   static_assert(kSmemBytes <= 227 * 1024, "shared memory");

@@ -72,7 +72,12 @@ __device__ __forceinline__ uint32_t swz128(int row, int col) {
 }
 
 // C = A [M][K] x B [N][K]^T with B the interleaved gate/up weights (N = 2 x ffn); h [M][N / 2] through h_map.
-// ch10's persistent warp-specialized main loop unchanged (gemm_ws_kernel.cuh, kCluster = 1, late release).
+// ch10's persistent warp-specialized main loop unchanged (gemm_ws_kernel.cuh, kCluster = 1, late release): its
+// constants are ch10's (ws_gemm::), the producer loop and the K-step are restated because ch10's kernel cannot
+// take this epilogue. ws_gemm::gemm_ws_kernel calls its Epilogue once per accumulator pair with a global
+// (row, col); the staged store needs, per tile, a shared-memory staging area in the kernel's own carve-up (sOut,
+// between the ring and the barriers), a wait for the previous tile's bulk stores, two warpgroup barriers and
+// one thread issuing the TMA stores, none of which that functor contract can express.
 __global__ void __launch_bounds__(kThreads, 1)
     swiglu_gemm_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
                        const __grid_constant__ CUtensorMap h_map, int M, int N, int K) {
