@@ -27,17 +27,9 @@ template <bool kPP, int kCluster>
 class UnfusedMlp : public Bf16MlpBase {
  public:
   void run(aisp::Context& ctx) override {
-    const int64_t t = ctx.param("tokens"), d = ctx.param("dim"), f = ctx.param("ffn");
-    cudaStream_t st = ctx.stream();
-    const void* x = ctx.buffer("x").data;
-    gate_.launch(st, x, wg_, mlp_gemm::RowStore{g_, static_cast<int>(f)}, t, f, d);
-    up_.launch(st, x, wu_, mlp_gemm::RowStore{u_, static_cast<int>(f)}, t, f, d);
-    swiglu_kernel<<<static_cast<unsigned>((t * f / 8 + 255) / 256), 256, 0, st>>>(g_, u_, t * f / 8, g_);
-    AISP_LAUNCH_CHECK();
-    down_.launch(st, g_, w2_, mlp_gemm::RowStore{d_, static_cast<int>(d)}, t, d, f);
-    residual_kernel<<<static_cast<unsigned>((t * d / 8 + 255) / 256), 256, 0, st>>>(
-        ctx.buffer("x").as<const __nv_bfloat16>(), d_, t * d / 8, ctx.buffer("y").as<__nv_bfloat16>());
-    AISP_LAUNCH_CHECK();
+    run_unfused<mlp_gemm::RowStore>(ctx.stream(), gate_, up_, down_, ctx.buffer("x").as<const __nv_bfloat16>(), wg_, wu_, w2_,
+                                    g_, u_, d_, ctx.buffer("y").as<__nv_bfloat16>(), ctx.param("tokens"), ctx.param("dim"),
+                                    ctx.param("ffn"));
   }
   std::string technique() const override {
     return std::string("gate GEMM, up GEMM, SwiGLU kernel, down GEMM, residual kernel (") + schedule_name(kPP, kCluster) +

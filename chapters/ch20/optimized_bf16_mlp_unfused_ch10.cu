@@ -15,17 +15,10 @@ using Gemm = ws_gemm::WsGemm</*persistent=*/true, /*cluster=*/1, ws_gemm::StoreC
 class OptimizedBf16MlpUnfusedCh10 : public Bf16MlpBase {
  public:
   void run(aisp::Context& ctx) override {
-    const int64_t t = ctx.param("tokens"), d = ctx.param("dim"), f = ctx.param("ffn");
-    cudaStream_t st = ctx.stream();
-    const void* x = ctx.buffer("x").data;
-    gate_.launch(st, x, ctx.buffer("wg").data, ws_gemm::StoreC{g_, static_cast<int>(f)}, t, f, d);
-    up_.launch(st, x, ctx.buffer("wu").data, ws_gemm::StoreC{u_, static_cast<int>(f)}, t, f, d);
-    bf16_mlp::swiglu_kernel<<<static_cast<unsigned>((t * f / 8 + 255) / 256), 256, 0, st>>>(g_, u_, t * f / 8, g_);
-    AISP_LAUNCH_CHECK();
-    down_.launch(st, g_, ctx.buffer("w2").data, ws_gemm::StoreC{d_, static_cast<int>(d)}, t, d, f);
-    bf16_mlp::residual_kernel<<<static_cast<unsigned>((t * d / 8 + 255) / 256), 256, 0, st>>>(
-        ctx.buffer("x").as<const __nv_bfloat16>(), d_, t * d / 8, ctx.buffer("y").as<__nv_bfloat16>());
-    AISP_LAUNCH_CHECK();
+    bf16_mlp::run_unfused<ws_gemm::StoreC>(ctx.stream(), gate_, up_, down_, ctx.buffer("x").as<const __nv_bfloat16>(),
+                                           ctx.buffer("wg").data, ctx.buffer("wu").data, ctx.buffer("w2").data, g_, u_, d_,
+                                           ctx.buffer("y").as<__nv_bfloat16>(), ctx.param("tokens"), ctx.param("dim"),
+                                           ctx.param("ffn"));
   }
   std::string technique() const override { return "gate GEMM, up GEMM, SwiGLU kernel, down GEMM, residual kernel (ch10 GEMM, two-column epilogue: control)"; }
 
