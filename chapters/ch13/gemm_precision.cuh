@@ -41,31 +41,50 @@ inline aisp::Tolerance fp8_e4m3_gemm_tolerance(int64_t k, const std::string& not
           note);
 }
 
-class GemmPrecisionBase : public aisp::Benchmark {
+// The base of the ch13 cuBLASLt GEMM pairs (this one and gemm_precision_resident.cuh): C[M][N] = A[M][K] B[N][K]^T
+// from FP32 A and B (B static), declared at FP8 e4m3 precision. Spec says what differs between the two: the shape
+// (m(), n(), k(): the axes and their defaults), whether A is static too (kAStatic), C's type and size (kC,
+// kCBytes), the name in the shape error and the note on the tolerance's reason (kName, kTolNote).
+template <class Spec>
+class LtGemmPairBase : public aisp::Benchmark {
  public:
   aisp::Workload workload() const override {
-    const int64_t m = gemm_precision_m(), n = gemm_precision_n(), k = gemm_precision_k();
+    const int64_t m = Spec::m(), n = Spec::n(), k = Spec::k();
     aisp::Workload w;
     w.params = {{"m", m}, {"n", n}, {"k", k}};
     w.precision = aisp::DType::fp8_e4m3;
-    // Minimum traffic at the declared precision: A and B read once as FP8, C written once as FP32.
-    w.bytes = double(m) * k + double(n) * k + 4.0 * double(m) * n;
+    // Minimum traffic at the declared precision: A and B read once as FP8, C written once (kCBytes per element).
+    w.bytes = double(m) * k + double(n) * k + Spec::kCBytes * double(m) * n;
     w.flops = 2.0 * double(m) * double(n) * double(k);
     return w;
   }
   void setup(aisp::Context& ctx) override {
     const int64_t m = ctx.param("m"), n = ctx.param("n"), k = ctx.param("k");
-    if (m % 16 || n % 16 || k % 16) throw std::runtime_error("gemm_precision: m, n, k must be multiples of 16");
-    ctx.input("a", aisp::DType::f32, {m, k});
+    if (m % 16 || n % 16 || k % 16) throw std::runtime_error(std::string(Spec::kName) + ": m, n, k must be multiples of 16");
+    ctx.input("a", aisp::DType::f32, {m, k}, aisp::Fill::uniform(-1, 1),
+              Spec::kAStatic ? aisp::Role::static_ : aisp::Role::dynamic);
     ctx.input("b", aisp::DType::f32, {n, k}, aisp::Fill::uniform(-1, 1), aisp::Role::static_);
-    ctx.output("c", aisp::DType::f32, {m, n});
+    ctx.output("c", Spec::kC, {m, n});
     workspace_ = ctx.scratch("lt_workspace", kLtWorkspaceBytes);
     prepare(ctx);
   }
-  aisp::Tolerance tolerance() const override { return fp8_e4m3_gemm_tolerance(gemm_precision_k()); }
+  aisp::Tolerance tolerance() const override { return fp8_e4m3_gemm_tolerance(Spec::k(), Spec::kTolNote); }
 
  protected:
-  virtual void prepare(aisp::Context&) = 0;  // cast or quantize the static weight, plan the GEMM
+  virtual void prepare(aisp::Context&) = 0;  // cast or quantize the static operand(s), plan the GEMM
   void* workspace_ = nullptr;
   LtGemm gemm_;
 };
+
+// This pair: 8192^3, A dynamic (cast or quantized in run()), FP32 C.
+struct GemmPrecisionSpec {
+  static int64_t m() { return gemm_precision_m(); }
+  static int64_t n() { return gemm_precision_n(); }
+  static int64_t k() { return gemm_precision_k(); }
+  static constexpr const char* kName = "gemm_precision";
+  static constexpr bool kAStatic = false;
+  static constexpr aisp::DType kC = aisp::DType::f32;
+  static constexpr double kCBytes = 4.0;
+  static constexpr const char* kTolNote = "";
+};
+using GemmPrecisionBase = LtGemmPairBase<GemmPrecisionSpec>;
