@@ -5,6 +5,8 @@
 //   FusedMlp    one GEMM over the packed gate/up weights whose epilogue writes silu(gate) * up, the down GEMM
 //               whose epilogue adds the residual (2 launches)
 // Both permute their static weights' rows once in setup() (bf16_mlp_gemm.cuh: 16-byte-run epilogues).
+// UnfusedMlp's pointwise kernels and launch sequence are bf16_mlp_pointwise.cuh's (run_unfused), shared with
+// the ch10-GEMM control (optimized_bf16_mlp_unfused_ch10.cu).
 #pragma once
 #include "bf16_mlp.cuh"
 #include "bf16_mlp_gemm.cuh"
