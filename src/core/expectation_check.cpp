@@ -129,7 +129,7 @@ json with_machine_keys(json doc, const json& raw) {
   if (!raw.is_object()) return doc;
   for (auto& [name, entry] : doc["examples"].items()) {
     if (!raw.contains(name) || !raw[name].is_object()) continue;
-    for (const char* key : {"between_machine_spread", "host_bound"})
+    for (const char* key : {"between_machine_spread", "between_machine_spread_from", "host_bound"})
       if (raw[name].contains(key)) entry[key] = raw[name][key];
   }
   return doc;

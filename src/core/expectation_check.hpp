@@ -34,11 +34,13 @@ struct ExpectationCheckOptions {
 // the recorded CI widened to [low / (1 + s), high x (1 + s)] (symmetric in log space, like a ratio's
 // uncertainty). A regression is then flagged only when the whole current CI is below that band by more
 // than the tolerance: a loss that no machine difference explains. Where s comes from, first match:
-//   1. the entry's "between_machine_spread": a number measured across machines (0.25 = ±25%);
+//   1. the entry's "between_machine_spread": a number measured across runs (0.25 = ±25%) — other machines,
+//      and for a pair driven by a seeded request trace, other traces — written by
+//      scripts/expectation_spread.py with "between_machine_spread_from" naming the runs;
 //   2. the entry's "host_bound": true: kHostBoundSpread;
 //   3. the compared variant's informational() reason (its author declared that its benefit depends on the
 //      machine): kHostBoundSpread.
-// Otherwise s = 0 and the recorded band is used as it is. Both keys are kept when --update-expectations
+// Otherwise s = 0 and the recorded band is used as it is. These keys are kept when --update-expectations
 // rewrites the file.
 //
 // Why 0.6 for host-bound: the largest spread seen between machines for a host-bound pair is the factor

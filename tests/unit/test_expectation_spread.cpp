@@ -135,8 +135,9 @@ TEST(ExpectationSpread, RunCheckReadsTheFlagAndKeepsItOnUpdate) {
   rep = check_expectations(results, "h100_80gb_hbm3", prov(), o);
   EXPECT_EQ(results[0].status, status::failed_regression);
 
-  // --update-expectations rewrites the file and keeps the hand-written key.
+  // --update-expectations rewrites the file and keeps the hand-written key, and a measured spread's provenance.
   doc["examples"]["dbuf"]["host_bound"] = true;
+  doc["examples"]["dbuf"]["between_machine_spread_from"] = "3 runs, 1.14x-1.79x";
   write_json_atomic(file, doc);
   o.update = true;
   results = {measured("dbuf", kFreshHost[0], kFreshHost[1], kFreshHost[2])};
@@ -144,6 +145,7 @@ TEST(ExpectationSpread, RunCheckReadsTheFlagAndKeepsItOnUpdate) {
   ASSERT_EQ(rep.files_written.size(), 1u);
   json after = read_json(file);
   EXPECT_EQ(after["examples"]["dbuf"]["host_bound"], true);
+  EXPECT_EQ(after["examples"]["dbuf"]["between_machine_spread_from"], "3 runs, 1.14x-1.79x");
   EXPECT_NEAR(after["examples"]["dbuf"]["metrics"]["best_speedup"].get<double>(), kFreshHost[0], 1e-9);
   EXPECT_FALSE(after["examples"]["copy"].contains("host_bound"));
   fs::remove_all(root);
