@@ -477,7 +477,8 @@ int command_profile(const ProfileArgs& a, const std::string& tool) {
     for (auto& k : pf::kernels_from_json(o.doc.value("kernels", json::array()))) print_kernel_metrics(k);
     std::cout << "report: " << o.doc["files"]["report"].get<std::string>() << "\n";
   }
-  std::cout << "profile: " << r.out_dir << "\n";
+  // With --json stdout holds the document alone (device call of 2026-11-28: a trailing line made it unparsable).
+  (a.as_json ? std::cerr : std::cout) << "profile: " << r.out_dir << "\n";
   // A command that failed under the tool fails this command too (its report, when there is one, is kept).
   return o.ok && !o.doc.contains("warning") ? 0 : 1;
 }

@@ -65,7 +65,8 @@ if "$aisp" profile ncu --help >/dev/null && AISP_NCU="${AISP_NCU:-}" "$aisp" ben
     || fail "profile ncu -- command: $(tail -5 "$keep/command_profile.stderr")"
   python3 -c "
 import json,sys; d=json.load(open('$keep/command_profile.json'))
-k=d.get('kernels',[]); print('command profile kernels:', [x['name'][:40] for x in k]); assert k, d.get('error')"
+k=d.get('kernels',[]); print('command profile kernels:', [x['name'][:40] for x in k]); assert k, d.get('error')" \
+    || fail "profile ncu --json -- command: stdout is not one profile document with kernels"
 else
   grep -q "ncu not found" "$keep/metricset.stderr" && echo "ncu not found: --ncu-metric-set and profile ncu -- not checked"
 fi

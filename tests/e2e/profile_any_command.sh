@@ -69,6 +69,12 @@ grep -q "profile: $dir" <<<"$out" || fail "the profile directory is not named: $
 # Stored like a target's profile, so the analyses read it: the bottleneck tree on the stored command.
 expect_code 0 "$aisp" profile bottleneck --target cmd:sh --artifacts-dir "$art"
 grep -q "verdict: UNCOALESCED ACCESS" <<<"$out" || fail "bottleneck on the command's profile: $out"
+# --json: stdout is the profile document alone (the directory line goes to stderr).
+"$aisp" profile ncu --artifacts-dir "$art" --no-db --json -- true >"$tmp/cmd.json" 2>"$tmp/cmd.err" ||
+  fail "profile ncu --json -- true: $(cat "$tmp/cmd.err")"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["kernels"], d' "$tmp/cmd.json" ||
+  fail "--json stdout is not one profile document: $(head -c 300 "$tmp/cmd.json")"
+grep -q "^profile: " "$tmp/cmd.err" || fail "--json: the profile directory is not named on stderr: $(cat "$tmp/cmd.err")"
 # --nvtx-include narrows to a range.
 expect_code 0 "$aisp" profile ncu --artifacts-dir "$art" --no-db --nvtx-include step -- true
 grep -q -- "--nvtx --nvtx-include step/ true" "$tmp/tools.log" || fail "nvtx range: $(cat "$tmp/tools.log")"
