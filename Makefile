@@ -33,7 +33,7 @@ gpu-test: build ## On a GPU machine: GPU-labelled tests plus a small suite run
 clean: ## Remove the build folder (artifacts: aisp clean)
 	rm -rf $(BUILD)
 
-# Format check on changed lines (clang-format), shellcheck / py_compile / JSON on changed files, then the
+# Format check on changed lines (clang-format), shellcheck / Python syntax / JSON on changed files, then the
 # tests not labelled gpu; CHECK_BASE=<commit> widens "changed" (default HEAD). scripts/check.sh says how.
 check: build ## Format check + lint of changed files, then the CPU tests (CHECK_BASE=HEAD~N)
 	scripts/check.sh $(BUILD)

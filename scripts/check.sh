@@ -6,7 +6,7 @@
 # `make check CHECK_BASE=HEAD~3` checks the last three commits too), untracked files included.
 #  - format: clang-format (.clang-format) on the changed *lines* of C++/CUDA files (git clang-format), so
 #    untouched older code is not reported;
-#  - lint: shellcheck (severity warning) on changed shell scripts, python3 -m py_compile on changed Python,
+#  - lint: shellcheck (severity warning) on changed shell scripts, a syntax check (compile()) of changed Python,
 #    a JSON parse of changed .json files;
 #  - tests: ctest in BUILD, every test not labelled gpu (CHECK_CTEST_ARGS replaces `-LE gpu`).
 set -u
@@ -50,13 +50,15 @@ else report "lint shell" FAIL; fi
 mapfile -t py < <(of_type '\.py$')
 if [ ${#py[@]} -eq 0 ]; then report "lint python" "ok (no changed Python file)"
 elif python3 - "${py[@]}" <<'PY'
-import py_compile, sys
+import sys
+# compile() on the source: a syntax check that writes no .pyc (py_compile's cfile="/dev/null" is refused by
+# Python >= 3.11: "a non-regular file").
 bad = 0
 for f in sys.argv[1:]:
     try:
-        py_compile.compile(f, doraise=True, cfile="/dev/null")
-    except py_compile.PyCompileError as e:
-        print(e.msg); bad = 1
+        compile(open(f, encoding="utf-8").read(), f, "exec")
+    except SyntaxError as e:
+        print(f"{f}:{e.lineno}: {e.msg}"); bad = 1
 sys.exit(bad)
 PY
 then report "lint python" "ok (${#py[@]} file(s))"

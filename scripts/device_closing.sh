@@ -23,17 +23,20 @@ suite() {  # suite <tag> <limit_s> <bench run args...>: one bench run, expectati
   cp /tmp/art_"$tag"/runs/*/results/benchmark_test_results.json "$work/$tag.json" 2>/dev/null
   grep -E "INVALID|SLOWER|SAME|INCONCLUSIVE| failed|error|skipped" "$work/$tag.md" | head -30 >> "$s"
 }
+ids_of() { tr -s ' \n' '\n' < "$1" | grep -v '^$'; }  # a targets file: ids separated by spaces or lines
 if [ "${PART:-a}" = a ]; then
+  mapfile -t targets_a < <(ids_of .carry/targets_a.txt)
   OUT="$work/mg" CH04_ARGS=--update-expectations bash scripts/device_multi_gpu.sh build > "$work/mg.txt" 2>&1
   cat "$work/mg/summary.txt" >> "$s" 2>/dev/null
   # The C++ targets of the chapters without H200 expectations (.carry/targets_a.txt from
   # scripts/device_targets.py; Python pairs left out: they run apart).
   CUDA_VISIBLE_DEVICES=0 suite h200 ${SUITE_LIMIT_S:-330} --suite-timeout $(( ${SUITE_LIMIT_S:-330} - 40 )) \
-    -t $(cat .carry/targets_a.txt)
+    -t "${targets_a[@]}"
 elif [ "${PART}" = b ]; then
+  mapfile -t targets_b < <(ids_of .carry/targets_b.txt)
   # The C++ targets of ch15-ch18 and the new labs (.carry/targets_b.txt, written like targets_a.txt).
   suite h100 ${SUITE_LIMIT_S:-330} --suite-timeout $(( ${SUITE_LIMIT_S:-330} - 40 )) --time-limit ${TIME_LIMIT_S:-5} \
-    -t $(cat .carry/targets_b.txt)
+    -t "${targets_b[@]}"
   SECONDS=0
   AISP_E2E_KEEP="$work/py" AISP_E2E_ITERATIONS=20 AISP_E2E_TARGETS="${PY_TARGETS:-validity_python fidelity:cublas_parity}" \
     timeout ${PY_LIMIT_S:-200} bash tests/e2e/gpu_python_pairs.sh build/aisp > "$work/python_pairs.txt" 2>&1
@@ -43,7 +46,8 @@ else
   # LIMIT_<tag> seconds (default 200), expectations recorded.
   for tag in ${SUITES:?}; do
     lim_var="LIMIT_$tag"; lim=${!lim_var:-200}
-    suite "$tag" "$lim" --suite-timeout $(( lim - 30 )) --time-limit ${TIME_LIMIT_S:-5} -t $(cat ".carry/targets_$tag.txt")
+    mapfile -t targets < <(ids_of ".carry/targets_$tag.txt")
+    suite "$tag" "$lim" --suite-timeout $(( lim - 30 )) --time-limit ${TIME_LIMIT_S:-5} -t "${targets[@]}"
   done
 fi
 written=$(find chapters labs -name 'expectations_*.json' -newer "$work/start.stamp")

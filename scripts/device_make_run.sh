@@ -22,8 +22,9 @@ for h in (0, 1):
 print(len(ids), "targets")' >> "$s"
 halves=${HALVES:-0 1}; gpus=$(nvidia-smi -L | wc -l)
 half() {  # half <g> <device>: one ordinary bench run over half g; its exit code into half<g>.rc
+  local ids; mapfile -t ids < "$work/half$1.txt"
   CUDA_VISIBLE_DEVICES=$2 timeout -s INT "$limit" build/aisp bench run --no-db --artifacts-dir "/tmp/art$1" \
-    --suite-timeout $(( limit - 40 )) -t $(cat "$work/half$1.txt") > "$work/half$1.md" 2> "$work/half$1.err"
+    --suite-timeout $(( limit - 40 )) -t "${ids[@]}" > "$work/half$1.md" 2> "$work/half$1.err"
   echo $? > "$work/half$1.rc"
 }
 SECONDS=0

@@ -43,7 +43,7 @@ class GemmEpilogueFusionBase : public aisp::Benchmark {
     w.params = {{"m", m}, {"n", n}, {"k", k}};
     w.precision = aisp::DType::bf16;
     w.bytes = (double(m) * k + double(n) * k + double(m) * n + double(n)) * 2.0;  // A, B, bias read; y written
-    w.flops = 2.0 * double(m) * double(n) * double(k);                           // GEMM only (bias + GELU: ~1% of it at k = 1024)
+    w.flops = 2.0 * double(m) * double(n) * double(k);  // GEMM only (bias + GELU: ~1% of it at k = 1024)
     return w;
   }
   void setup(aisp::Context& ctx) override {

@@ -11,7 +11,9 @@ namespace {
 class BaselineGemmPrecisionResident : public GemmPrecisionResidentBase {
  public:
   void run(aisp::Context& ctx) override { gemm_.run(ctx.stream(), a16_, b16_, ctx.buffer("c").data); }
-  std::string technique() const override { return "BF16 operands resident (cast in setup), FP32 accumulate, BF16 out (cuBLASLt)"; }
+  std::string technique() const override {
+    return "BF16 operands resident (cast in setup), FP32 accumulate, BF16 out (cuBLASLt)";
+  }
 
  protected:
   void prepare(aisp::Context& ctx) override {

@@ -79,8 +79,7 @@ class LtGemm {
  private:
   cublasStatus_t enqueue(cudaStream_t s, const void* a, const void* b, void* c) const {
     const float beta = 0;
-    return cublasLtMatmul(lt_, desc_, &alpha_, b, a_, a, b_, &beta, c, c_, c, c_, &algo_.algo, workspace_,
-                          workspace_bytes_, s);
+    return cublasLtMatmul(lt_, desc_, &alpha_, b, a_, a, b_, &beta, c, c_, c, c_, &algo_.algo, workspace_, workspace_bytes_, s);
   }
   void release() {
     if (pref_) cublasLtMatmulPreferenceDestroy(pref_);

@@ -47,8 +47,8 @@ class OptimizedGemmPrecisionResidentFp8 : public GemmPrecisionResidentBase {
     AISP_CUDA_CHECK(cudaMemcpyAsync(dq, dequant_, sizeof dq, cudaMemcpyDeviceToHost, ctx.stream()));
     AISP_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
     // cuBLASLt's TN FP8 GEMM (lt_gemm.hpp), alpha = the product of the two dequantization factors (host scalar).
-    gemm_.plan(m, n, k, {CUDA_R_8F_E4M3, CUDA_R_16BF, CUBLAS_COMPUTE_32F}, workspace_, kLtWorkspaceBytes, nullptr,
-               nullptr, dq[0] * dq[1]);
+    gemm_.plan(m, n, k, {CUDA_R_8F_E4M3, CUDA_R_16BF, CUBLAS_COMPUTE_32F}, workspace_, kLtWorkspaceBytes, nullptr, nullptr,
+               dq[0] * dq[1]);
   }
 
  private:

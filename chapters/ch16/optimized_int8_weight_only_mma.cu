@@ -38,11 +38,11 @@
 
 namespace {
 
-constexpr int kTokens = 4;              // M, fixed by the pair
-constexpr int kWarps = 8;               // per block, splitting K
-constexpr int kTileRows = 16;           // rows per block: the mma's M
-constexpr int kChunkK = 64;             // k per chunk: 4 mma steps of 16
-constexpr int kBatch = 4;               // chunks loaded together per warp (4 KiB of W in flight)
+constexpr int kTokens = 4;     // M, fixed by the pair
+constexpr int kWarps = 8;      // per block, splitting K
+constexpr int kTileRows = 16;  // rows per block: the mma's M
+constexpr int kChunkK = 64;    // k per chunk: 4 mma steps of 16
+constexpr int kBatch = 4;      // chunks loaded together per warp (4 KiB of W in flight)
 
 __device__ __forceinline__ uint4 ld_stream_256(const void* p) {
   uint4 v;
@@ -61,8 +61,8 @@ __device__ __forceinline__ void int8x4_to_bf16x4(uint32_t word, uint32_t& lo, ui
   hi = __byte_perm(__float_as_uint(f[2]), __float_as_uint(f[3]), 0x7632);
 }
 
-__device__ __forceinline__ void mma_bf16_16816(float (&c)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
-                                               uint32_t b0, uint32_t b1) {
+__device__ __forceinline__ void mma_bf16_16816(float (&c)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t b0,
+                                               uint32_t b1) {
   asm volatile(
       "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
       "{%0, %1, %2, %3};"

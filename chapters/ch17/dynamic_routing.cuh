@@ -37,7 +37,8 @@ __global__ void __launch_bounds__(serving::kState)
     serving::AtomicInt(*q.closed).store(1, cuda::memory_order_release);
     return;
   }
-  serving::work(q, kRequests, trace, kCosts, [](int) { return true; }, x, y, completion_ns);
+  serving::work(
+      q, kRequests, trace, kCosts, [](int) { return true; }, x, y, completion_ns);
 }
 
 class DynamicRoutingBase : public aisp::Benchmark {

@@ -60,7 +60,8 @@ __global__ void __launch_bounds__(serving::kState)
     serving::AtomicInt(*q.closed).store(1, cuda::memory_order_release);
     return;
   }
-  serving::work(q, kRequests, trace, kCosts, [rejected](int id) { return !rejected[id]; }, x, y, completion_ns);
+  serving::work(
+      q, kRequests, trace, kCosts, [rejected](int id) { return !rejected[id]; }, x, y, completion_ns);
 }
 
 class EarlyRejectionBase : public aisp::Benchmark {

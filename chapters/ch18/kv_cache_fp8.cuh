@@ -177,7 +177,7 @@ class KvCacheFp8Base : public aisp::Benchmark {
   template <class Loader>
   void attend(aisp::Context& ctx, const Loader& load) {
     attend_splits<<<dim3(splits_, kHeads), 128, 0, ctx.stream()>>>(ctx.buffer("q").as<const __nv_bfloat16>(), load,
-                                                                  ctx.param("context"), ch18::q_scale_log2(), splits_, part_);
+                                                                   ctx.param("context"), ch18::q_scale_log2(), splits_, part_);
     AISP_LAUNCH_CHECK();
     ch18::combine(ctx.stream(), part_, splits_, kHeads, ctx.buffer("o").as<__nv_bfloat16>());
     AISP_LAUNCH_CHECK();

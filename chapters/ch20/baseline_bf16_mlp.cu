@@ -23,8 +23,8 @@
 #endif
 
 namespace {
-class BaselineBf16Mlp
-    : public bf16_mlp::UnfusedMlp<BF16_MLP_BASELINE_SCHEDULE != 0, BF16_MLP_BASELINE_SCHEDULE == 2 ? 2 : 1> {};
+class BaselineBf16Mlp : public bf16_mlp::UnfusedMlp<BF16_MLP_BASELINE_SCHEDULE != 0, BF16_MLP_BASELINE_SCHEDULE == 2 ? 2 : 1> {
+};
 }  // namespace
 
 AISP_BENCHMARK(BaselineBf16Mlp)

@@ -74,8 +74,8 @@ __host__ __device__ inline int64_t swiglu_src_row(int64_t p, int* up) {
 }
 
 // out[p][:] = a[store_src_row(p)][:] (b == nullptr) or (up ? b : a)[swiglu_src_row(p)][:]; k % 8 == 0.
-__global__ void permute_rows(const __nv_bfloat16* __restrict__ a, const __nv_bfloat16* __restrict__ b, int64_t rows,
-                             int k, __nv_bfloat16* __restrict__ out) {
+__global__ void permute_rows(const __nv_bfloat16* __restrict__ a, const __nv_bfloat16* __restrict__ b, int64_t rows, int k,
+                             __nv_bfloat16* __restrict__ out) {
   const int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
   const int per_row = k / 8;
   if (i >= rows * per_row) return;
@@ -176,13 +176,12 @@ __device__ __forceinline__ void named_arrive(int id) { asm volatile("bar.arrive 
 
 template <bool kPP, int kCluster, class Epi>
 __global__ void __launch_bounds__(kThreads, 1)
-    mlp_gemm_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map, Epi epi, int M,
-                    int N, int K) {
+    mlp_gemm_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map, Epi epi, int M, int N,
+                    int K) {
   using C = Cfg<kPP>;
   constexpr int kConsumersPerSlot = kPP ? 1 : 2;  // warpgroups that read one slot, per CTA
   extern __shared__ unsigned char smem_raw[];
-  unsigned char* base =
-      reinterpret_cast<unsigned char*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t{1023});
+  unsigned char* base = reinterpret_cast<unsigned char*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t{1023});
   __nv_bfloat16* sA = reinterpret_cast<__nv_bfloat16*>(base);
   __nv_bfloat16* sB = reinterpret_cast<__nv_bfloat16*>(base + C::kStages * C::kABytes);
   uint64_t* full = reinterpret_cast<uint64_t*>(base + C::kStages * C::kStageBytes);
@@ -221,8 +220,7 @@ __global__ void __launch_bounds__(kThreads, 1)
           } else {
             constexpr int kHalf = kBN / kCluster;
             sm90::tma_load_2d_multicast(sB + s * (kBN * kBK) + rank * (kHalf * kBK), &b_map, kt * kBK,
-                                        col0 + static_cast<int>(rank) * kHalf, &full[s],
-                                        uint16_t((1u << kCluster) - 1));
+                                        col0 + static_cast<int>(rank) * kHalf, &full[s], uint16_t((1u << kCluster) - 1));
           }
         }
       }
@@ -335,8 +333,8 @@ struct Gemm {
     attr.val.clusterDim.y = attr.val.clusterDim.z = 1;
     cfg.attrs = &attr;
     cfg.numAttrs = kCluster > 1 ? 1 : 0;
-    AISP_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, a_map, b_map, epi, static_cast<int>(m), static_cast<int>(n),
-                                       static_cast<int>(k)));
+    AISP_CUDA_CHECK(
+        cudaLaunchKernelEx(&cfg, kernel, a_map, b_map, epi, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k)));
   }
 };
 

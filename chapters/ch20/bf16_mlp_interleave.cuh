@@ -8,8 +8,8 @@
 namespace bf16_mlp {
 
 // out[2j + r][k] = (r ? wu : wg)[j][k], 8 elements (one 16-byte chunk of out) per thread.
-__global__ void interleave_rows(const __nv_bfloat16* __restrict__ wg, const __nv_bfloat16* __restrict__ wu,
-                                int64_t rows, int k, __nv_bfloat16* __restrict__ out) {
+__global__ void interleave_rows(const __nv_bfloat16* __restrict__ wg, const __nv_bfloat16* __restrict__ wu, int64_t rows, int k,
+                                __nv_bfloat16* __restrict__ out) {
   const int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;  // 16-byte chunk of out
   const int per_row = k / 8;
   if (i >= 2 * rows * per_row) return;

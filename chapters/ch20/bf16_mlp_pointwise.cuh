@@ -38,8 +38,8 @@ __global__ void residual_kernel(const __nv_bfloat16* __restrict__ x, const __nv_
 // baseline's mlp_gemm::Gemm with RowStore and permuted weights, the control's ws_gemm::WsGemm with StoreC).
 template <class Store, class G>
 void run_unfused(cudaStream_t st, G& gate, G& up, G& down, const __nv_bfloat16* x, const void* wg, const void* wu,
-                 const void* w2, __nv_bfloat16* g, __nv_bfloat16* u, __nv_bfloat16* dn, __nv_bfloat16* y, int64_t t,
-                 int64_t d, int64_t f) {
+                 const void* w2, __nv_bfloat16* g, __nv_bfloat16* u, __nv_bfloat16* dn, __nv_bfloat16* y, int64_t t, int64_t d,
+                 int64_t f) {
   gate.launch(st, x, wg, Store{g, static_cast<int>(f)}, t, f, d);
   up.launch(st, x, wu, Store{u, static_cast<int>(f)}, t, f, d);
   swiglu_kernel<<<static_cast<unsigned>((t * f / 8 + 255) / 256), 256, 0, st>>>(g, u, t * f / 8, g);

@@ -47,9 +47,12 @@ class UnfusedMlp : public Bf16MlpBase {
     wg_ = scratch(ctx, "wg_perm", f * d);
     wu_ = scratch(ctx, "wu_perm", f * d);
     w2_ = scratch(ctx, "w2_perm", d * f);
-    mlp_gemm::launch_permute_rows(ctx.stream(), ctx.buffer("wg").as<const __nv_bfloat16>(), nullptr, f, static_cast<int>(d), wg_);
-    mlp_gemm::launch_permute_rows(ctx.stream(), ctx.buffer("wu").as<const __nv_bfloat16>(), nullptr, f, static_cast<int>(d), wu_);
-    mlp_gemm::launch_permute_rows(ctx.stream(), ctx.buffer("w2").as<const __nv_bfloat16>(), nullptr, d, static_cast<int>(f), w2_);
+    mlp_gemm::launch_permute_rows(ctx.stream(), ctx.buffer("wg").as<const __nv_bfloat16>(), nullptr, f, static_cast<int>(d),
+                                  wg_);
+    mlp_gemm::launch_permute_rows(ctx.stream(), ctx.buffer("wu").as<const __nv_bfloat16>(), nullptr, f, static_cast<int>(d),
+                                  wu_);
+    mlp_gemm::launch_permute_rows(ctx.stream(), ctx.buffer("w2").as<const __nv_bfloat16>(), nullptr, d, static_cast<int>(f),
+                                  w2_);
     AISP_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
     gate_.prepare(ctx.device(), t, f, d);
     up_.prepare(ctx.device(), t, f, d);
@@ -86,7 +89,8 @@ class FusedMlp : public Bf16MlpBase {
     w2_ = scratch(ctx, "w2_perm", d * f);
     mlp_gemm::launch_permute_rows(ctx.stream(), ctx.buffer("wg").as<const __nv_bfloat16>(),
                                   ctx.buffer("wu").as<const __nv_bfloat16>(), 2 * f, static_cast<int>(d), wgu_);
-    mlp_gemm::launch_permute_rows(ctx.stream(), ctx.buffer("w2").as<const __nv_bfloat16>(), nullptr, d, static_cast<int>(f), w2_);
+    mlp_gemm::launch_permute_rows(ctx.stream(), ctx.buffer("w2").as<const __nv_bfloat16>(), nullptr, d, static_cast<int>(f),
+                                  w2_);
     AISP_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
     gate_up_.prepare(ctx.device(), t, 2 * f, d);
     down_.prepare(ctx.device(), t, d, f);

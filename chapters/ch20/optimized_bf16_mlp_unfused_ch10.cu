@@ -2,7 +2,8 @@
 // baseline is not slower: the same unfused pipeline on ch10's GEMM (gemm_ws_kernel.cuh, cooperative, its
 // two-column epilogue: 64 warp-wide 4-byte stores per thread and tile, each touching 8 rows).
 // Measured as the baseline (H200, 2026-11-28 09:31, `aisp bench run -t ch20 --time-limit 5`): 1.114 ms; as this
-// control (H200, harness cold mode, 2026-11-28 (b), `aisp bench run -t ch20:bf16_mlp --time-limit 5 --update-expectations`, first run / confirmation run, 19 checks passed each): 1.108 / 1.129 ms against the new baseline's 972.6 / 990.9 us (0.878x):
+// control (H200, harness cold mode, 2026-11-28 (b), `aisp bench run -t ch20:bf16_mlp --time-limit 5 --update-expectations`,
+// first run / confirmation run, 19 checks passed each): 1.108 / 1.129 ms against the new baseline's 972.6 / 990.9 us (0.878x):
 // the 16-byte-run epilogues alone made the unfused pipeline 12% faster.
 #include "../ch10/gemm_ws_kernel.cuh"
 #include "bf16_mlp_pointwise.cuh"
@@ -20,7 +21,9 @@ class OptimizedBf16MlpUnfusedCh10 : public Bf16MlpBase {
                                            ctx.buffer("y").as<__nv_bfloat16>(), ctx.param("tokens"), ctx.param("dim"),
                                            ctx.param("ffn"));
   }
-  std::string technique() const override { return "gate GEMM, up GEMM, SwiGLU kernel, down GEMM, residual kernel (ch10 GEMM, two-column epilogue: control)"; }
+  std::string technique() const override {
+    return "gate GEMM, up GEMM, SwiGLU kernel, down GEMM, residual kernel (ch10 GEMM, two-column epilogue: control)";
+  }
 
  protected:
   void prepare(aisp::Context& ctx) override {

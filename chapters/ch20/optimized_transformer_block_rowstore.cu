@@ -7,11 +7,12 @@
 // GEMMs from 1.108 to 0.973 ms, the fused pair to 760 TFLOP/s = 86% of the wgmma ceiling).
 // Expected on Hopper: GEMMs (0.619 TFLOP) from ~1.0 ms (~615 TFLOP/s) toward ~0.82 ms (~750 TFLOP/s): the
 // block ~1.306 -> ~1.13 ms on the H200, ~2.5x over the baseline (3x needs <= 0.95 ms).
-// Measured (H200, harness cold mode, 2026-11-28 (b), `aisp bench run -t ch20:transformer_block --time-limit 5 --update-expectations`, 19 checks passed):
-// 1.199 ms vs the baseline's 2.856 ms: 2.382x [2.340, 2.426] FASTER (the ch10-epilogue block, same run: 1.308 ms,
-// 2.183x); 5.13 M tokens/s; 645 TFLOP/s = 73.1% of the 882.6 TFLOP/s bf16 wgmma ceiling. The GEMMs (estimated:
-// block minus the attention at ch10's measured causal rate and the small passes) went from ~610 to ~683 TFLOP/s.
-// Issue 25's 3x is not met: 0.952 ms would need 812 TFLOP/s for the whole block, above cuBLASLt's 799.7 (README).
+// Measured (H200, harness cold mode, 2026-11-28 (b), `aisp bench run -t ch20:transformer_block --time-limit 5
+// --update-expectations`, 19 checks passed): 1.199 ms vs the baseline's 2.856 ms: 2.382x [2.340, 2.426] FASTER (the
+// ch10-epilogue block, same run: 1.308 ms, 2.183x); 5.13 M tokens/s; 645 TFLOP/s = 73.1% of the 882.6 TFLOP/s bf16 wgmma
+// ceiling. The GEMMs (estimated: block minus the attention at ch10's measured causal rate and the small passes) went from ~610
+// to ~683 TFLOP/s. Issue 25's 3x is not met: 0.952 ms would need 812 TFLOP/s for the whole block, above cuBLASLt's 799.7
+// (README).
 #include "transformer_block_rowstore.cuh"
 
 namespace {

@@ -97,8 +97,7 @@ struct RowResidualSumSq {
 #pragma unroll
         for (int p = 0; p < 4; ++p) {
           const float2 x = __bfloat1622float2(rh[p]);
-          const __nv_bfloat162 a =
-              __floats2bfloat162_rn(run_val(acc, kk, p, hh, 0) + x.x, run_val(acc, kk, p, hh, 1) + x.y);
+          const __nv_bfloat162 a = __floats2bfloat162_rn(run_val(acc, kk, p, hh, 0) + x.x, run_val(acc, kk, p, hh, 1) + x.y);
           w[p] = *reinterpret_cast<const uint32_t*>(&a);
           const float2 af = __bfloat1622float2(a);
           sum = fmaf(af.x, af.x, fmaf(af.y, af.y, sum));
@@ -152,8 +151,7 @@ class RowstoreBlock : public TransformerBlockBase {
     const int bh = static_cast<int>(ctx.param("batch")) * heads, di = static_cast<int>(d);
     cudaStream_t st = ctx.stream();
     const auto* x = ctx.buffer("x").as<const __nv_bfloat16>();
-    row_rstd_zero<<<static_cast<unsigned>((t * 32 + 255) / 256), 256, 0, st>>>(x, t, di, rstd1_,
-                                                                                kFuseNorm2 ? ss2_ : nullptr);
+    row_rstd_zero<<<static_cast<unsigned>((t * 32 + 255) / 256), 256, 0, st>>>(x, t, di, rstd1_, kFuseNorm2 ? ss2_ : nullptr);
     AISP_LAUNCH_CHECK();
     qkv_.launch(st, x, wqkv_, RowQkv{q_, k_, v_, rstd1_, seq, heads, di}, t, 3 * d, d);
     kFlash<<<dim3(static_cast<unsigned>(seq / fa_wgmma::kBr), static_cast<unsigned>(bh)), fa_wgmma::kThreads,
@@ -194,8 +192,8 @@ class RowstoreBlock : public TransformerBlockBase {
     wo_ = scratch(ctx, "wo_perm", d * d);
     w1_ = scratch(ctx, "w1_g2_perm", f * d);
     w2_ = scratch(ctx, "w2_perm", d * f);
-    launch_fold_gain(st, ctx.buffer("wqkv").as<const __nv_bfloat16>(), ctx.buffer("g1").as<const __nv_bfloat16>(), 3 * d,
-                     di, tmp);
+    launch_fold_gain(st, ctx.buffer("wqkv").as<const __nv_bfloat16>(), ctx.buffer("g1").as<const __nv_bfloat16>(), 3 * d, di,
+                     tmp);
     mlp_gemm::launch_permute_rows(st, tmp, nullptr, 3 * d, di, wqkv_);
     launch_fold_gain(st, ctx.buffer("w1").as<const __nv_bfloat16>(), ctx.buffer("g2").as<const __nv_bfloat16>(), f, di, tmp);
     mlp_gemm::launch_permute_rows(st, tmp, nullptr, f, di, w1_);
@@ -219,8 +217,8 @@ class RowstoreBlock : public TransformerBlockBase {
   mlp_gemm::Gemm<false, 1, mlp_gemm::RowResidual> down_;
   CUtensorMap maps_[3]{};
   float *rstd1_ = nullptr, *rstd2_ = nullptr, *ss2_ = nullptr;
-  __nv_bfloat16 *q_ = nullptr, *k_ = nullptr, *v_ = nullptr, *o_ = nullptr, *om_ = nullptr, *a_ = nullptr,
-                *h_ = nullptr, *wqkv_ = nullptr, *wo_ = nullptr, *w1_ = nullptr, *w2_ = nullptr;
+  __nv_bfloat16 *q_ = nullptr, *k_ = nullptr, *v_ = nullptr, *o_ = nullptr, *om_ = nullptr, *a_ = nullptr, *h_ = nullptr,
+                *wqkv_ = nullptr, *wo_ = nullptr, *w1_ = nullptr, *w2_ = nullptr;
 };
 
 }  // namespace tb_rowstore

@@ -18,10 +18,10 @@
 namespace fa_bwd {
 
 // P = exp(S - L[row]) and dS = P (dP - D[row]), 4 elements per thread per step; rows of seq elements.
-__global__ void __launch_bounds__(256) softmax_grad_kernel(const float* __restrict__ s, const float* __restrict__ dp,
-                                                           const float* __restrict__ lse, const float* __restrict__ d,
-                                                           __nv_bfloat16* __restrict__ p, __nv_bfloat16* __restrict__ ds,
-                                                           int64_t count4, int seq) {
+__global__ void __launch_bounds__(256)
+    softmax_grad_kernel(const float* __restrict__ s, const float* __restrict__ dp, const float* __restrict__ lse,
+                        const float* __restrict__ d, __nv_bfloat16* __restrict__ p, __nv_bfloat16* __restrict__ ds,
+                        int64_t count4, int seq) {
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count4;
        i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
     const int64_t row = i * 4 / seq;
@@ -62,32 +62,29 @@ class BaselineFlashAttentionBackward : public FlashAttentionBackwardPair {
     launch_rowdot(ctx);
     // Row-major S[q][k] is column-major S^T = K Q^T: A = K (row-major seq x d = column-major d x seq, op T),
     // B = Q (column-major d x seq, op N). dP = dO V^T the same way with V and dO.
-    AISP_CUBLAS_CHECK(cublasGemmStridedBatchedEx(h, CUBLAS_OP_T, CUBLAS_OP_N, seq, seq, d, &scale, k, CUDA_R_16BF,
-                                                 d, head, q, CUDA_R_16BF, d, head, &zero, s_, CUDA_R_32F, seq,
-                                                 square, bh, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
-    AISP_CUBLAS_CHECK(cublasGemmStridedBatchedEx(h, CUBLAS_OP_T, CUBLAS_OP_N, seq, seq, d, &one, v, CUDA_R_16BF,
-                                                 d, head, dout, CUDA_R_16BF, d, head, &zero, dp_, CUDA_R_32F, seq,
-                                                 square, bh, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+    AISP_CUBLAS_CHECK(cublasGemmStridedBatchedEx(h, CUBLAS_OP_T, CUBLAS_OP_N, seq, seq, d, &scale, k, CUDA_R_16BF, d, head, q,
+                                                 CUDA_R_16BF, d, head, &zero, s_, CUDA_R_32F, seq, square, bh,
+                                                 CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+    AISP_CUBLAS_CHECK(cublasGemmStridedBatchedEx(h, CUBLAS_OP_T, CUBLAS_OP_N, seq, seq, d, &one, v, CUDA_R_16BF, d, head, dout,
+                                                 CUDA_R_16BF, d, head, &zero, dp_, CUDA_R_32F, seq, square, bh,
+                                                 CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
     const int64_t count4 = bh * square / 4;
-    softmax_grad_kernel<<<132 * 16, 256, 0, ctx.stream()>>>(s_, dp_, ctx.buffer("lse").as<const float>(), d_, p_,
-                                                           ds_, count4, seq);
+    softmax_grad_kernel<<<132 * 16, 256, 0, ctx.stream()>>>(s_, dp_, ctx.buffer("lse").as<const float>(), d_, p_, ds_, count4,
+                                                            seq);
     AISP_LAUNCH_CHECK();
     // dV^T (d x seq_k, column-major = row-major dV) = dO^T (d x seq_q: dO as stored, op N) . P (seq_q x seq_k:
     // row-major P is column-major P^T, so op T).
-    AISP_CUBLAS_CHECK(cublasGemmStridedBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_T, d, seq, seq, &one, dout, CUDA_R_16BF,
-                                                 d, head, p_, CUDA_R_16BF, seq, square, &zero,
-                                                 ctx.buffer("dv").data, CUDA_R_32F, d, head, bh, CUBLAS_COMPUTE_32F,
-                                                 CUBLAS_GEMM_DEFAULT));
+    AISP_CUBLAS_CHECK(cublasGemmStridedBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_T, d, seq, seq, &one, dout, CUDA_R_16BF, d, head, p_,
+                                                 CUDA_R_16BF, seq, square, &zero, ctx.buffer("dv").data, CUDA_R_32F, d, head,
+                                                 bh, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
     // dQ^T (d x seq_q) = K^T (d x seq_k: K as stored, op N) . dS^T (seq_k x seq_q: row-major dS as stored, op N).
-    AISP_CUBLAS_CHECK(cublasGemmStridedBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_N, d, seq, seq, &scale, k, CUDA_R_16BF,
-                                                 d, head, ds_, CUDA_R_16BF, seq, square, &zero,
-                                                 ctx.buffer("dq").data, CUDA_R_32F, d, head, bh, CUBLAS_COMPUTE_32F,
-                                                 CUBLAS_GEMM_DEFAULT));
+    AISP_CUBLAS_CHECK(cublasGemmStridedBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_N, d, seq, seq, &scale, k, CUDA_R_16BF, d, head, ds_,
+                                                 CUDA_R_16BF, seq, square, &zero, ctx.buffer("dq").data, CUDA_R_32F, d, head,
+                                                 bh, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
     // dK^T (d x seq_k) = Q^T (d x seq_q, op N) . dS (seq_q x seq_k: stored column-major dS^T, op T).
-    AISP_CUBLAS_CHECK(cublasGemmStridedBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_T, d, seq, seq, &scale, q, CUDA_R_16BF,
-                                                 d, head, ds_, CUDA_R_16BF, seq, square, &zero,
-                                                 ctx.buffer("dk").data, CUDA_R_32F, d, head, bh, CUBLAS_COMPUTE_32F,
-                                                 CUBLAS_GEMM_DEFAULT));
+    AISP_CUBLAS_CHECK(cublasGemmStridedBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_T, d, seq, seq, &scale, q, CUDA_R_16BF, d, head, ds_,
+                                                 CUDA_R_16BF, seq, square, &zero, ctx.buffer("dk").data, CUDA_R_32F, d, head,
+                                                 bh, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
   }
 
   std::string technique() const override {

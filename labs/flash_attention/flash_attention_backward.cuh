@@ -73,9 +73,9 @@ inline aisp::Workload backward_workload() {
 
 // D[row] = sum_d dO[row][d] * O[row][d] in fp32: one warp per row, 4 bf16 of each per lane. Both variants
 // run it (FlashAttention-2's "preprocess" kernel; 2 x 16 MiB read, 256 KiB written).
-__global__ void __launch_bounds__(256) rowdot_kernel(const __nv_bfloat16* __restrict__ dout,
-                                                     const __nv_bfloat16* __restrict__ out,
-                                                     float* __restrict__ d, int64_t rows) {
+__global__ void __launch_bounds__(256)
+    rowdot_kernel(const __nv_bfloat16* __restrict__ dout, const __nv_bfloat16* __restrict__ out, float* __restrict__ d,
+                  int64_t rows) {
   const int64_t row = static_cast<int64_t>(blockIdx.x) * 8 + threadIdx.x / 32;
   const int lane = threadIdx.x % 32;
   if (row >= rows) return;

@@ -61,8 +61,7 @@ struct MiniContext : aisp::Context {
     return p;
   }
   cudaStream_t stream() override { return s; }
-  aisp::Buffer input(const std::string& name, aisp::DType dtype, aisp::Shape shape, aisp::Fill fill,
-                     aisp::Role) override {
+  aisp::Buffer input(const std::string& name, aisp::DType dtype, aisp::Shape shape, aisp::Fill fill, aisp::Role) override {
     aisp::Buffer b{nullptr, dtype, shape, name};
     b.data = alloc(b.bytes());
     std::mt19937_64 rng(seed * 1000003 + std::hash<std::string>{}(name));
@@ -108,8 +107,8 @@ struct MiniContext : aisp::Context {
 };
 
 // Double-precision backward of one head: q, k, v, o, dout [n][128], lse [n]; outputs [n][128].
-void reference_head(int n, const float* q, const float* k, const float* v, const float* o, const float* dout,
-                    const float* lse, double* dq, double* dk, double* dv) {
+void reference_head(int n, const float* q, const float* k, const float* v, const float* o, const float* dout, const float* lse,
+                    double* dq, double* dk, double* dv) {
   const int d = 128;
   const double scale = 1.0 / std::sqrt(128.0);
   std::vector<double> p(static_cast<size_t>(n) * n), ds(static_cast<size_t>(n) * n);
@@ -164,12 +163,13 @@ bool check_plugin(const char* path, int seq, int heads) {
       return false;
     }
     const size_t head = static_cast<size_t>(seq) * 128;
-    std::map<std::string, std::vector<double>> ref = {
-        {"dq", std::vector<double>(head * heads)}, {"dk", std::vector<double>(head * heads)}, {"dv", std::vector<double>(head * heads)}};
+    std::map<std::string, std::vector<double>> ref = {{"dq", std::vector<double>(head * heads)},
+                                                      {"dk", std::vector<double>(head * heads)},
+                                                      {"dv", std::vector<double>(head * heads)}};
     for (int hh = 0; hh < heads; ++hh)
       reference_head(seq, &ctx.host["q"][hh * head], &ctx.host["k"][hh * head], &ctx.host["v"][hh * head],
-                     &ctx.host["o"][hh * head], &ctx.host["do"][hh * head], &ctx.host["lse"][hh * seq],
-                     &ref["dq"][hh * head], &ref["dk"][hh * head], &ref["dv"][hh * head]);
+                     &ctx.host["o"][hh * head], &ctx.host["do"][hh * head], &ctx.host["lse"][hh * seq], &ref["dq"][hh * head],
+                     &ref["dk"][hh * head], &ref["dv"][hh * head]);
     for (const char* name : {"dq", "dk", "dv"}) {
       std::vector<float> got(head * heads);
       cudaMemcpy(got.data(), ctx.buffers[name].data, got.size() * sizeof(float), cudaMemcpyDeviceToHost);
@@ -184,8 +184,8 @@ bool check_plugin(const char* path, int seq, int heads) {
       rms = std::sqrt(rms / got.size());
       const bool pass = max_ratio <= 1.0;
       ok = ok && pass;
-      std::printf("%-60s seq %4d %s: rms(ref) %.3e  max|err| %.3e  max err/tol %.3f  %s\n", path, seq, name, rms,
-                  max_err, max_ratio, pass ? "ok" : "FAIL");
+      std::printf("%-60s seq %4d %s: rms(ref) %.3e  max|err| %.3e  max err/tol %.3f  %s\n", path, seq, name, rms, max_err,
+                  max_ratio, pass ? "ok" : "FAIL");
     }
     bench->teardown(ctx);
   }

@@ -32,11 +32,11 @@ namespace fa_bwd {
 constexpr int kBc = 128, kBr = 64, kD = 128, kThreads = 256;  // keys per block, queries per step
 constexpr int kRowBytes = kD * 2;
 constexpr int kKVBytes = kBc * kRowBytes, kQBytes = kBr * kRowBytes;  // 32 KiB, 16 KiB
-constexpr int kDsRowBytes = kBr * 2;                                   // dS^T row: 64 bf16 = 128 B
-constexpr int kOffV = kKVBytes, kOffQ = 2 * kKVBytes, kOffDo = kOffQ + 2 * kQBytes,
-              kOffDs = kOffDo + 2 * kQBytes, kOffLd = kOffDs + kBc * kDsRowBytes;
-constexpr int kLdBytes = 2 * kBr * 4;                // per stage: 64 L then 64 D, fp32
-constexpr int kSmemBytes = kOffLd + 2 * kLdBytes;    // 145 KiB: one block (8 warps) per SM
+constexpr int kDsRowBytes = kBr * 2;                                  // dS^T row: 64 bf16 = 128 B
+constexpr int kOffV = kKVBytes, kOffQ = 2 * kKVBytes, kOffDo = kOffQ + 2 * kQBytes, kOffDs = kOffDo + 2 * kQBytes,
+              kOffLd = kOffDs + kBc * kDsRowBytes;
+constexpr int kLdBytes = 2 * kBr * 4;              // per stage: 64 L then 64 D, fp32
+constexpr int kSmemBytes = kOffLd + 2 * kLdBytes;  // 145 KiB: one block (8 warps) per SM
 static_assert(kThreads == fa_mma::kThreads && kD == fa_mma::kD, "ch10's tile loader is for 256 threads, d = 128");
 
 // dS^T tile: 128 key rows of 128 B; the 16-byte chunk XORed with (row % 8), so the 8 rows one ldmatrix
@@ -60,8 +60,7 @@ __device__ __forceinline__ void load_query_tile(uint32_t smem, int stage, int ti
 
 // acc (16 rows x 64 cols, 8 n-tiles) += A B^T with A = 16 rows of `a_tile` (from row a_row0), B = the 64 rows
 // of `b_tile`, both 128 wide (the contraction over d). ch10's S = Q K^T loop.
-__device__ __forceinline__ void rows_times_rows_t(float (&acc)[8][4], uint32_t a_tile, int a_row0, uint32_t b_tile,
-                                                  int lane) {
+__device__ __forceinline__ void rows_times_rows_t(float (&acc)[8][4], uint32_t a_tile, int a_row0, uint32_t b_tile, int lane) {
 #pragma unroll
   for (int kk = 0; kk < kD / 16; ++kk) {
     uint32_t a[4];
@@ -77,8 +76,7 @@ __device__ __forceinline__ void rows_times_rows_t(float (&acc)[8][4], uint32_t a
 }
 
 // acc (16 x 128) += X B, X = 16 x 64 in accumulator layout (registers), B = the 64 x 128 tile `b_tile`.
-__device__ __forceinline__ void regs_times_tile(float (&acc)[16][4], const float (&x)[8][4], uint32_t b_tile,
-                                                int lane) {
+__device__ __forceinline__ void regs_times_tile(float (&acc)[16][4], const float (&x)[8][4], uint32_t b_tile, int lane) {
 #pragma unroll
   for (int kk = 0; kk < kBr / 16; ++kk) {
     const uint32_t a[4] = {fa_mma::pack_bf16(x[2 * kk][0], x[2 * kk][1]), fa_mma::pack_bf16(x[2 * kk][2], x[2 * kk][3]),
@@ -95,10 +93,10 @@ __device__ __forceinline__ void regs_times_tile(float (&acc)[16][4], const float
 }
 
 __global__ void __launch_bounds__(kThreads, 1)
-flash_bwd_kernel(const __nv_bfloat16* __restrict__ q, const __nv_bfloat16* __restrict__ k,
-                 const __nv_bfloat16* __restrict__ v, const __nv_bfloat16* __restrict__ dout,
-                 const float* __restrict__ lse, const float* __restrict__ dvec, float* __restrict__ dq,
-                 float* __restrict__ dk, float* __restrict__ dv, int seq, float scale, float scale_log2) {
+    flash_bwd_kernel(const __nv_bfloat16* __restrict__ q, const __nv_bfloat16* __restrict__ k,
+                     const __nv_bfloat16* __restrict__ v, const __nv_bfloat16* __restrict__ dout, const float* __restrict__ lse,
+                     const float* __restrict__ dvec, float* __restrict__ dq, float* __restrict__ dk, float* __restrict__ dv,
+                     int seq, float scale, float scale_log2) {
   extern __shared__ __align__(128) unsigned char smem_raw[];
   const uint32_t smem = static_cast<uint32_t>(__cvta_generic_to_shared(smem_raw));
   const uint32_t sk = smem, sv = smem + kOffV, sds = smem + kOffDs;
@@ -239,8 +237,8 @@ class OptimizedFlashAttentionBackward : public FlashAttentionBackwardPair {
     flash_bwd_kernel<<<grid, kThreads, kSmemBytes, ctx.stream()>>>(
         ctx.buffer("q").as<const __nv_bfloat16>(), ctx.buffer("k").as<const __nv_bfloat16>(),
         ctx.buffer("v").as<const __nv_bfloat16>(), ctx.buffer("do").as<const __nv_bfloat16>(),
-        ctx.buffer("lse").as<const float>(), d_, dq.as<float>(), ctx.buffer("dk").as<float>(),
-        ctx.buffer("dv").as<float>(), seq, scale, scale * 1.4426950408889634f);
+        ctx.buffer("lse").as<const float>(), d_, dq.as<float>(), ctx.buffer("dk").as<float>(), ctx.buffer("dv").as<float>(),
+        seq, scale, scale * 1.4426950408889634f);
     AISP_LAUNCH_CHECK();
   }
 

@@ -625,18 +625,22 @@ void add_profile_commands(CLI::App& root) {
   common(ns, true);
   ns->callback([] { run_and_exit(nsys_command(a)); });
 
-  auto* tp = prof->add_subcommand("torch", "PyTorch profiler (CPU + CUDA) around one checked run of each Python variant, "
-                                           "in the worker bench run uses: a Chrome trace per variant and the top ops");
+  auto* tp = prof->add_subcommand("torch",
+                                  "PyTorch profiler (CPU + CUDA) around one checked run of each Python variant, "
+                                  "in the worker bench run uses: a Chrome trace per variant and the top ops");
   tp->add_option("-t,--target", a.target, "Target id with Python variants, e.g. ch14:transformer_block_torch (required)");
   tp->add_option("--top", a.top, "Rows of the top-ops table (by self CUDA time)")->capture_default_str();
   tp->add_option("--artifacts-dir", a.artifacts_dir, "Where profiles/ is written")->capture_default_str();
   // Accepted like the other profile commands' (the MCP server passes it to each); nothing is stored: the trace
   // and the ops documents are files under <artifacts-dir>/profiles/.
-  tp->add_option("--db", a.db, "Accepted for the profile commands' common options; profile torch stores nothing "
-                               "(its trace and ops documents are files)");
+  tp->add_option("--db", a.db,
+                 "Accepted for the profile commands' common options; profile torch stores nothing "
+                 "(its trace and ops documents are files)");
   tp->add_flag("--json", a.as_json, "Print JSON");
-  tp->add_option("--timeout", a.timeout_s, "Seconds each worker request (load, setup with its compilation, the "
-                                           "profiled check) may take")->capture_default_str();
+  tp->add_option("--timeout", a.timeout_s,
+                 "Seconds each worker request (load, setup with its compilation, the "
+                 "profiled check) may take")
+      ->capture_default_str();
   tp->add_option("--variant", a.variant, "baseline, optimized (every optimized variant), a variant name, or all")
       ->capture_default_str();
   tp->callback([] { run_and_exit(torch_command(a)); });

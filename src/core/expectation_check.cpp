@@ -207,8 +207,7 @@ ExpectationCheckReport check_expectations(std::vector<TargetResult>& results, co
       auto it = stored.examples.find(key);
       const ExpectationEntry* expected = it == stored.examples.end() ? nullptr : &it->second;
       if (expected) row.expected_provenance = expected->provenance;
-      row.spread = machine_spread_for(raw.is_object() && raw.contains(key) ? raw[key] : json(nullptr), *t,
-                                      expected);
+      row.spread = machine_spread_for(raw.is_object() && raw.contains(key) ? raw[key] : json(nullptr), *t, expected);
       row.comparison = compare_between_machines(*t, expected, o.tolerance, row.spread);
       ExpectationStatus s = row.comparison.status;
       if (s == ExpectationStatus::regression) {

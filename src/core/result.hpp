@@ -53,7 +53,7 @@ struct VariantResult {
   Summary timing;           // over kept samples, ms
   std::vector<double> samples_ms, wall_ms;
   int64_t discarded = 0;    // throttled samples dropped
-  int64_t power_capped = 0; // kept samples taken at the software power cap (runner/sample_clock_rule.hpp)
+  int64_t power_capped = 0;  // kept samples taken at the software power cap (runner/sample_clock_rule.hpp)
   int64_t warmup_runs = 0;
   std::string stop_reason, timing_note;
   Memory memory;

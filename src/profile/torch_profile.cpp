@@ -2,11 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <sys/wait.h>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
-#include <sys/wait.h>
 
 namespace aisp::profile {
 using json = nlohmann::json;
@@ -38,8 +38,7 @@ std::string quoted(const std::string& s) {
 }  // namespace
 
 TorchOps parse_torch_ops(const json& doc) {
-  if (need(doc, "schema") != "aisp.torch_ops/1")
-    throw std::runtime_error("torch ops document: schema is not aisp.torch_ops/1");
+  if (need(doc, "schema") != "aisp.torch_ops/1") throw std::runtime_error("torch ops document: schema is not aisp.torch_ops/1");
   TorchOps t;
   t.torch_version = need(doc, "torch_version").get<std::string>();
   t.trace = need(doc, "trace").get<std::string>();
@@ -65,28 +64,32 @@ TorchOps parse_torch_ops(const json& doc) {
 }
 
 json to_json(const TorchOp& op) {
-  return {{"name", op.name},           {"kind", op.kind},           {"calls", op.calls},         {"self_device_us", op.self_device_us},
-          {"device_us", op.device_us}, {"self_cpu_us", op.self_cpu_us}, {"cpu_us", op.cpu_us}};
+  return {{"name", op.name},           {"kind", op.kind},
+          {"calls", op.calls},         {"self_device_us", op.self_device_us},
+          {"device_us", op.device_us}, {"self_cpu_us", op.self_cpu_us},
+          {"cpu_us", op.cpu_us}};
 }
 
 std::string torch_ops_table(const TorchOps& t, int top, const std::string& indent) {
   constexpr size_t kName = 56;
-  std::string out = fmt::format("{}{:<{}} {:<4} {:>6} {:>12} {:>6} {:>12} {:>12}\n", indent, "op (self CUDA time order)",
-                                kName, "kind", "calls", "self CUDA", "%", "CUDA total", "self CPU");
+  std::string out = fmt::format("{}{:<{}} {:<4} {:>6} {:>12} {:>6} {:>12} {:>12}\n", indent, "op (self CUDA time order)", kName,
+                                "kind", "calls", "self CUDA", "%", "CUDA total", "self CPU");
   int shown = 0;
   for (const TorchOp& op : t.ops) {
     if (shown == top) break;
     std::string name = op.name.size() > kName ? op.name.substr(0, kName - 3) + "..." : op.name;
     double share = t.total_self_device_us > 0 ? 100.0 * op.self_device_us / t.total_self_device_us : 0.0;
     out += fmt::format("{}{:<{}} {:<4} {:>6} {:>12} {:>5.1f}% {:>12} {:>12}\n", indent, name, kName,
-                       op.kind.empty() ? "-" : op.kind, op.calls,
-                       us_text(op.self_device_us), share, us_text(op.device_us), us_text(op.self_cpu_us));
+                       op.kind.empty() ? "-" : op.kind, op.calls, us_text(op.self_device_us), share, us_text(op.device_us),
+                       us_text(op.self_cpu_us));
     ++shown;
   }
   if (static_cast<int>(t.ops.size()) > shown)
     out += fmt::format("{}({} more rows in the ops document)\n", indent, t.ops.size() - shown);
-  out += fmt::format("{}GPU time of the run (each kernel, memset and copy once): {}; an \"op\" row's self CUDA time is "
-                     "that of the \"gpu\" rows it launched\n", indent, us_text(t.total_self_device_us));
+  out += fmt::format(
+      "{}GPU time of the run (each kernel, memset and copy once): {}; an \"op\" row's self CUDA time is "
+      "that of the \"gpu\" rows it launched\n",
+      indent, us_text(t.total_self_device_us));
   return out;
 }
 

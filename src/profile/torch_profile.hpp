@@ -27,7 +27,7 @@ struct TorchOps {
   std::string torch_version, trace;
   double wall_ms = 0;
   double total_self_device_us = 0;  // the worker's total: the "gpu" rows, each GPU activity once
-  std::vector<TorchOp> ops;  // largest self device time first
+  std::vector<TorchOp> ops;         // largest self device time first
 };
 
 // Strict: throws std::runtime_error naming what is missing (a worker that wrote a different schema).

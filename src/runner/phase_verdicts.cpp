@@ -39,9 +39,10 @@ const std::vector<double>& judged_series(const VariantResult& v, const std::stri
 void note_power_capped(VariantResult& v) {
   if (v.power_capped == 0) return;
   v.timing_note += (v.timing_note.empty() ? "" : "; ") +
-                   fmt::format("{} of {} kept samples at the software power cap (SM clock >= 75% of max): a power-"
-                               "limited steady state",
-                               v.power_capped, v.samples_ms.size());
+                   fmt::format(
+                       "{} of {} kept samples at the software power cap (SM clock >= 75% of max): a power-"
+                       "limited steady state",
+                       v.power_capped, v.samples_ms.size());
 }
 
 }  // namespace
@@ -73,7 +74,8 @@ void TargetRun::decide_verdicts() {
     if (v.status == status::invalid) v.verdict = verdict_name(Verdict::invalid);
     if (v.status != status::succeeded && v.status != status::invalid) continue;
     if (v.samples_ms.empty()) {
-      if (v.status == status::succeeded) fail(live_[i], "timing", "no samples kept (all discarded: clock below 75% of max, or a thermal / hardware slowdown)");
+      if (v.status == status::succeeded)
+        fail(live_[i], "timing", "no samples kept (all discarded: clock below 75% of max, or a thermal / hardware slowdown)");
       continue;
     }
     const std::vector<double>& judged_base = judged_series(base, out_.goal);

@@ -9,7 +9,6 @@
 # of all (e.g. "fidelity:cublas_parity validity_python"); $AISP_E2E_ITERATIONS: --iterations (30).
 set -u
 aisp="$1"
-root="$(cd "$(dirname "$0")/../.." && pwd)"
 if ! "$aisp" info gpu --json >/dev/null 2>&1; then echo "SKIP: no GPU (aisp info gpu found no CUDA device)"; exit 77; fi
 if ! python3 -c "import torch, triton" >/dev/null 2>&1; then echo "SKIP: python3 has no torch/triton"; exit 77; fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

@@ -44,8 +44,10 @@ cp "$root/.clang-format" "$repo/"
 git -C "$repo" init -q && git -C "$repo" -c user.email=t@t -c user.name=t commit -q --allow-empty -m base
 git -C "$repo" add -A && git -C "$repo" -c user.email=t@t -c user.name=t commit -q -m tools
 printf 'int f(int x) { return x + 1; }\n' > "$repo/src/good.cpp"
+printf 'def f(x):\n    return x + 1\n' > "$repo/src/good.py"
 out=$(CHECK_SKIP_TESTS=1 bash "$repo/scripts/check.sh" 2>&1) || fail "clean change failed: $out"
 grep -qE "check: format: (ok|skipped)" <<<"$out" || fail "format on a clean file: $out"
+grep -q "check: lint python: ok (1 file(s))" <<<"$out" || fail "python lint on a clean file: $out"
 printf 'int g( int x ){return x+1;}\n' > "$repo/src/bad.cpp"
 printf '#!/bin/sh\ncd /nowhere\necho $undefined_var\n' > "$repo/scripts/bad.sh"
 printf 'def f(:\n' > "$repo/scripts/bad.py"

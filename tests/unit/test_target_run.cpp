@@ -111,8 +111,13 @@ class FakeWorker final : public VariantWorker {
     int64_t first = req.at("first_sample");
     json s = json::array(), p = json::array();
     for (int i = 0; i < samples; ++i) {
-      s.push_back({{"gpu_ms", b_.ms}, {"wall_ms", b_.ms + 0.05}, {"enqueue_ms", 0.01}, {"batch", 1}, {"drain_us", 2.0},
-                   {"sm_mhz", b_.sm_mhz}, {"throttle", b_.throttle}});
+      s.push_back({{"gpu_ms", b_.ms},
+                   {"wall_ms", b_.ms + 0.05},
+                   {"enqueue_ms", 0.01},
+                   {"batch", 1},
+                   {"drain_us", 2.0},
+                   {"sm_mhz", b_.sm_mhz},
+                   {"throttle", b_.throttle}});
       if (b_.latency_ms >= 0) s.back()["latency_ms"] = b_.latency_ms + 0.001 * (i % 3);  // a little spread
       bool wrong = b_.wrong_samples_from >= 0 && first + i >= b_.wrong_samples_from;
       p.push_back(to_json(projection(sample_seed(req.at("sample_seed"), first + i), wrong)));
@@ -258,9 +263,9 @@ TEST(TargetRun, PowerCappedSamplesAtAHighClockAreKeptAndNamed) {
 // A clock pulled below 75% of max (whatever the reason) or a thermal slowdown is a disturbance: every such
 // sample is discarded, and a variant left with none fails with the reason.
 TEST(TargetRun, DeepPowerCapOrThermalSamplesAreDiscarded) {
-  for (Behaviour bad : {Behaviour{.ms = 1.0, .throttle = 0x4, .sm_mhz = 1200},
-                        Behaviour{.ms = 1.0, .throttle = 0x40, .sm_mhz = 1900},
-                        Behaviour{.ms = 1.0, .throttle = 0x4}}) {  // power cap with the clock unknown
+  for (Behaviour bad :
+       {Behaviour{.ms = 1.0, .throttle = 0x4, .sm_mhz = 1200}, Behaviour{.ms = 1.0, .throttle = 0x40, .sm_mhz = 1900},
+        Behaviour{.ms = 1.0, .throttle = 0x4}}) {  // power cap with the clock unknown
     TargetResult r = run_pair({.ms = 2.0}, bad, 0.2);
     const VariantResult& v = r.optimizations[0];
     EXPECT_TRUE(v.samples_ms.empty());

@@ -40,12 +40,26 @@ TEST(TorchProfile, RecordedCompiledBlockHasTritonKernels) {
 }
 
 TEST(TorchProfile, KindsAndStrictness) {
-  json doc = {{"schema", "aisp.torch_ops/1"}, {"torch_version", "2.11"}, {"trace", "t.json"}, {"wall_ms", 1.0},
+  json doc = {{"schema", "aisp.torch_ops/1"},
+              {"torch_version", "2.11"},
+              {"trace", "t.json"},
+              {"wall_ms", 1.0},
               {"total_self_device_us", 100.0},
-              {"ops", {{{"name", "gemm"}, {"kind", "gpu"}, {"calls", 1}, {"self_device_us", 100.0}, {"device_us", 100.0},
-                        {"self_cpu_us", 0.0}, {"cpu_us", 0.0}},
-                       {{"name", "aten::mm"}, {"kind", "op"}, {"calls", 1}, {"self_device_us", 100.0},
-                        {"device_us", 100.0}, {"self_cpu_us", 9.0}, {"cpu_us", 9.0}}}}};
+              {"ops",
+               {{{"name", "gemm"},
+                 {"kind", "gpu"},
+                 {"calls", 1},
+                 {"self_device_us", 100.0},
+                 {"device_us", 100.0},
+                 {"self_cpu_us", 0.0},
+                 {"cpu_us", 0.0}},
+                {{"name", "aten::mm"},
+                 {"kind", "op"},
+                 {"calls", 1},
+                 {"self_device_us", 100.0},
+                 {"device_us", 100.0},
+                 {"self_cpu_us", 9.0},
+                 {"cpu_us", 9.0}}}}};
   pf::TorchOps t = pf::parse_torch_ops(doc);
   ASSERT_EQ(t.ops.size(), 2u);
   EXPECT_EQ(t.ops[0].kind, "gpu");

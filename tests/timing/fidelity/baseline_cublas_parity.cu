@@ -1,6 +1,6 @@
-// fidelity cublas_parity (was ch09:cublas_parity until 2026-11-28: a parity pair, not an optimization), baseline in CUDA C++: one cuBLAS BF16 GEMM launched from a plugin, the reference for
-// the same GEMM launched from Python (optimized_cublas_parity_torch.py; the pair's story and its exact-input
-// argument are in cublas_parity_common.py).
+// fidelity cublas_parity (was ch09:cublas_parity until 2026-11-28: a parity pair, not an optimization), baseline in CUDA C++:
+// one cuBLAS BF16 GEMM launched from a plugin, the reference for the same GEMM launched from Python
+// (optimized_cublas_parity_torch.py; the pair's story and its exact-input argument are in cublas_parity_common.py).
 //
 // Technique: c = a @ b, 8192^3, row-major BF16 operands and output, FP32 compute, through the harness's
 // cuBLAS handle (bound to the harness stream, default math mode). Row-major c = a b is column-major
