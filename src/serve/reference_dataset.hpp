@@ -17,13 +17,12 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "core/json_io.hpp"
 #include "store/store.hpp"
 
 namespace aisp::reference {
@@ -31,14 +30,14 @@ namespace aisp::reference {
 namespace fs = std::filesystem;
 
 struct Dataset {
-  fs::path store;           // the read-only store built from the shipped runs
-  fs::path source;          // results/reference
+  fs::path store;   // the read-only store built from the shipped runs
+  fs::path source;  // results/reference
   size_t runs = 0;
   std::vector<std::string> gpus;  // the reference directories (one per GPU type)
   // One line for output and the UI: what this is and where it came from.
   std::string label() const {
-    return fmt::format("shipped reference dataset ({} runs on {}; {}), read-only: not measurements of this machine",
-                       runs, fmt::join(gpus, ", "), source.string());
+    return fmt::format("shipped reference dataset ({} runs on {}; {}), read-only: not measurements of this machine", runs,
+                       fmt::join(gpus, ", "), source.string());
   }
 };
 
@@ -73,13 +72,6 @@ inline fs::path cache_dir() {
   if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return fs::path(x) / "aisp";
   if (const char* home = std::getenv("HOME"); home && *home) return fs::path(home) / ".cache" / "aisp";
   return fs::temp_directory_path() / "aisp-cache";
-}
-
-inline std::string read_profile_doc(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 // The first of `roots` holding reference runs; builds (once) and returns its store. Throws
@@ -121,13 +113,13 @@ inline Dataset open(const std::vector<fs::path>& roots) {
         {
           Store store = Store::open(tmp);
           for (auto& r : runs) store.ingest_run(r);
-          for (auto& p : profiles) store.add_profile(read_profile_doc(p), p.parent_path().string());
+          for (auto& p : profiles) store.add_profile(read_file(p), p.parent_path().string());
         }
         fs::rename(tmp, d.store);
       } catch (const std::exception& e) {
         fs::remove(tmp, ec);
-        throw std::runtime_error(fmt::format("cannot build the reference store {} from {}: {}", d.store.string(),
-                                             root.string(), e.what()));
+        throw std::runtime_error(
+            fmt::format("cannot build the reference store {} from {}: {}", d.store.string(), root.string(), e.what()));
       }
       for (const char* suffix : {"-wal", "-shm"}) fs::remove(tmp.string() + suffix, ec);
     }
