@@ -7,68 +7,42 @@
 namespace aisp {
 namespace {
 
-template <class... F>
-struct Overloaded : F... {
-  using F::operator()...;
-};
-template <class... F>
-Overloaded(F...) -> Overloaded<F...>;
-
-template <class R>
-R parse_as(const json& m, const std::string& op);
-
-template <>
-SetupRequest parse_as(const json& m, const std::string& op) {
-  SetupRequest r;
-  StrictFields f(m, "request", op);
+// Each request's keys, listed once for both directions: `f` is a StrictFields when a worker parses (each
+// key read with its type checked, required or optional) and a FieldWriter when the supervisor sends.
+template <class F>
+void fields(F& f, SetupRequest& r) {
   f.required("static_seed", r.static_seed);
   f.required("dynamic_seed", r.dynamic_seed);
-  f.finish();
-  return r;
 }
 
-template <>
-CheckRequest parse_as(const json& m, const std::string& op) {
-  CheckRequest r;
-  StrictFields f(m, "request", op);
+template <class F>
+void fields(F& f, CheckRequest& r) {
   f.required("seed", r.seed);
   f.required("dir", r.dir);
   f.optional("tag", r.tag);
   f.optional("audit", r.audit);
   f.optional("dump", r.dump);
-  f.finish();
-  return r;
 }
 
-template <>
-ReplayRequest parse_as(const json& m, const std::string& op) {
-  ReplayRequest r;
-  StrictFields f(m, "request", op);
+template <class F>
+void fields(F& f, ReplayRequest& r) {
   f.required("seed", r.seed);
   f.required("dir", r.dir);
   f.optional("tag", r.tag);
   f.optional("dump", r.dump);
-  f.finish();
-  return r;
 }
 
-template <>
-WarmupRequest parse_as(const json& m, const std::string& op) {
-  WarmupRequest r;
-  StrictFields f(m, "request", op);
+template <class F>
+void fields(F& f, WarmupRequest& r) {
   f.optional("mode", r.mode);
   f.optional("count", r.count);
   f.optional("min_time_s", r.min_time_s);
   f.optional("max_time_s", r.max_time_s);
   f.optional("stable_rel", r.stable_rel);
-  f.finish();
-  return r;
 }
 
-template <>
-TimeRequest parse_as(const json& m, const std::string& op) {
-  TimeRequest r;
-  StrictFields f(m, "request", op);
+template <class F>
+void fields(F& f, TimeRequest& r) {
   f.optional("mode", r.mode);
   f.required("samples", r.samples);
   f.optional("batch", r.batch);
@@ -80,77 +54,81 @@ TimeRequest parse_as(const json& m, const std::string& op) {
   f.optional("dir", r.dir);
   f.optional("tag", r.tag);
   f.optional("dump", r.dump);
-  f.finish();
-  if (r.verify_sample >= 0 && r.dir.empty()) throw ProtocolError("request 'time': 'verify_sample' needs 'dir'");
-  return r;
 }
 
-template <>
-ReferenceRequest parse_as(const json& m, const std::string& op) {
-  ReferenceRequest r;
-  StrictFields f(m, "request", op);
+template <class F>
+void fields(F& f, ReferenceRequest& r) {
   f.required("samples", r.samples);
   f.required("sample_seed", r.sample_seed);
   f.required("projection_key", r.projection_key);
-  f.finish();
-  return r;
 }
 
-template <>
-SensitivityRequest parse_as(const json& m, const std::string& op) {
-  SensitivityRequest r;
-  StrictFields f(m, "request", op);
+template <class F>
+void fields(F& f, SensitivityRequest& r) {
   f.required("seed", r.seed);
   f.required("alt_seed", r.alt_seed);
+}
+
+template <class F>
+void fields(F&, MemoryRequest&) {}
+
+template <class F>
+void fields(F&, ExitRequest&) {}
+
+// The supervisor sends every field, optional ones too: what the worker runs with is then on the wire.
+struct FieldWriter {
+  json& out;
+  template <class T>
+  void required(const char* key, const T& value) {
+    out[key] = value;
+  }
+  template <class T>
+  void optional(const char* key, const T& value) {
+    out[key] = value;
+  }
+};
+
+// Rules across fields, checked after the keys are read.
+void check_combination(const auto&) {}
+void check_combination(const TimeRequest& r) {
+  if (r.verify_sample >= 0 && r.dir.empty()) throw ProtocolError("request 'time': 'verify_sample' needs 'dir'");
+}
+
+template <class R>
+R parse_as(const json& m, const std::string& op) {
+  R r;
+  StrictFields f(m, "request", op);
+  fields(f, r);
   f.finish();
+  check_combination(r);
   return r;
 }
 
-template <>
-MemoryRequest parse_as(const json& m, const std::string& op) {
-  StrictFields(m, "request", op).finish();
-  return {};
-}
-
-template <>
-ExitRequest parse_as(const json& m, const std::string& op) {
-  StrictFields(m, "request", op).finish();
-  return {};
+// The alternative of WorkerRequest whose kOp is `op`, tried in the variant's order.
+template <size_t I = 0>
+WorkerRequest parse_op(const json& m, const std::string& op) {
+  if constexpr (I == std::variant_size_v<WorkerRequest>) {
+    throw ProtocolError("unknown request '" + op + "'");
+  } else {
+    using R = std::variant_alternative_t<I, WorkerRequest>;
+    if (op == R::kOp) return parse_as<R>(m, op);
+    return parse_op<I + 1>(m, op);
+  }
 }
 
 }  // namespace
 
 const char* op_name(const WorkerRequest& request) {
-  return std::visit(Overloaded{[](const SetupRequest&) { return "setup"; }, [](const CheckRequest&) { return "check"; },
-                               [](const ReplayRequest&) { return "replay"; }, [](const WarmupRequest&) { return "warmup"; },
-                               [](const TimeRequest&) { return "time"; }, [](const ReferenceRequest&) { return "reference"; },
-                               [](const SensitivityRequest&) { return "sensitivity"; },
-                               [](const MemoryRequest&) { return "memory"; }, [](const ExitRequest&) { return "exit"; }},
-                    request);
+  return std::visit([](const auto& r) { return r.kOp; }, request);
 }
 
 json to_json(const WorkerRequest& request) {
-  json j = std::visit(
-      Overloaded{
-          [](const SetupRequest& r) { return json{{"static_seed", r.static_seed}, {"dynamic_seed", r.dynamic_seed}}; },
-          [](const CheckRequest& r) {
-            return json{{"seed", r.seed}, {"dir", r.dir}, {"tag", r.tag}, {"audit", r.audit}, {"dump", r.dump}};
-          },
-          [](const ReplayRequest& r) { return json{{"seed", r.seed}, {"dir", r.dir}, {"tag", r.tag}, {"dump", r.dump}}; },
-          [](const WarmupRequest& r) {
-            return json{{"mode", r.mode}, {"count", r.count}, {"min_time_s", r.min_time_s},
-                        {"max_time_s", r.max_time_s}, {"stable_rel", r.stable_rel}};
-          },
-          [](const TimeRequest& r) {
-            return json{{"mode", r.mode}, {"samples", r.samples}, {"batch", r.batch}, {"sample_seed", r.sample_seed},
-                        {"first_sample", r.first_sample}, {"projection_key", r.projection_key}, {"audit", r.audit},
-                        {"verify_sample", r.verify_sample}, {"dir", r.dir}, {"tag", r.tag}, {"dump", r.dump}};
-          },
-          [](const ReferenceRequest& r) {
-            return json{{"samples", r.samples}, {"sample_seed", r.sample_seed}, {"projection_key", r.projection_key}};
-          },
-          [](const SensitivityRequest& r) { return json{{"seed", r.seed}, {"alt_seed", r.alt_seed}}; },
-          [](const MemoryRequest&) { return json::object(); }, [](const ExitRequest&) { return json::object(); }},
+  json j = json::object();
+  std::visit(
+      [&j](auto r) {  // a copy: fields() takes the request by reference for the parsing direction
+        FieldWriter w{j};
+        fields(w, r);
+      },
       request);
   j["op"] = op_name(request);
   return j;
@@ -159,17 +137,7 @@ json to_json(const WorkerRequest& request) {
 WorkerRequest parse_request(const json& message) {
   if (!message.is_object() || !message.contains("op") || !message["op"].is_string())
     throw ProtocolError("a request needs a string 'op'");
-  std::string op = message["op"];
-  if (op == "setup") return parse_as<SetupRequest>(message, op);
-  if (op == "check") return parse_as<CheckRequest>(message, op);
-  if (op == "replay") return parse_as<ReplayRequest>(message, op);
-  if (op == "warmup") return parse_as<WarmupRequest>(message, op);
-  if (op == "time") return parse_as<TimeRequest>(message, op);
-  if (op == "reference") return parse_as<ReferenceRequest>(message, op);
-  if (op == "sensitivity") return parse_as<SensitivityRequest>(message, op);
-  if (op == "memory") return parse_as<MemoryRequest>(message, op);
-  if (op == "exit") return parse_as<ExitRequest>(message, op);
-  throw ProtocolError("unknown request '" + op + "'");
+  return parse_op(message, message["op"].get<std::string>());
 }
 
 }  // namespace aisp
