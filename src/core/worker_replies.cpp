@@ -8,8 +8,12 @@ namespace {
 // Every reply carries "ok" (true here: error replies never reach the parsers) and echoes the request id.
 StrictFields reply_fields(const json& body, const char* op) { return StrictFields(body, "reply to", op, {"ok", "id"}); }
 
+void require_array(const json& v, const char* op, const char* key) {
+  if (!v.is_array()) throw ProtocolError(fmt::format("reply to '{}': '{}' is not an array", op, key));
+}
+
 std::vector<WorkerFinding> findings_from(const json& arr, const char* op) {
-  if (!arr.is_array()) throw ProtocolError(fmt::format("reply to '{}': 'findings' is not an array", op));
+  require_array(arr, op, "findings");
   std::vector<WorkerFinding> out;
   for (auto& f : arr) {
     WorkerFinding w;
@@ -22,8 +26,14 @@ std::vector<WorkerFinding> findings_from(const json& arr, const char* op) {
   return out;
 }
 
-void require_array(const json& v, const char* op, const char* key) {
-  if (!v.is_array()) throw ProtocolError(fmt::format("reply to '{}': '{}' is not an array", op, key));
+// The one required field of a reply that carries nothing else.
+template <class T>
+T only_field(const json& body, const char* op, const char* key) {
+  T value;
+  StrictFields f = reply_fields(body, op);
+  f.required(key, value);
+  f.finish();
+  return value;
 }
 
 }  // namespace
@@ -135,28 +145,15 @@ TimeReply parse_time_reply(const json& body) {
 }
 
 ReferenceReply parse_reference_reply(const json& body) {
-  ReferenceReply r;
-  StrictFields f = reply_fields(body, "reference");
-  f.required("projections", r.projections);
-  f.finish();
+  ReferenceReply r{only_field<json>(body, "reference", "projections")};
   require_array(r.projections, "reference", "projections");
   return r;
 }
 
 SensitivityReply parse_sensitivity_reply(const json& body) {
-  SensitivityReply r;
-  StrictFields f = reply_fields(body, "sensitivity");
-  f.required("changed", r.changed);
-  f.finish();
-  return r;
+  return {only_field<std::map<std::string, bool>>(body, "sensitivity", "changed")};
 }
 
-MemoryReply parse_memory_reply(const json& body) {
-  MemoryReply r;
-  StrictFields f = reply_fields(body, "memory");
-  f.required("memory", r.memory);
-  f.finish();
-  return r;
-}
+MemoryReply parse_memory_reply(const json& body) { return {only_field<json>(body, "memory", "memory")}; }
 
 }  // namespace aisp
