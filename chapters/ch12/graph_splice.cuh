@@ -48,4 +48,41 @@ inline void launch(cudaStream_t s, cudaGraphExec_t exec, cudaGraph_t graph) {
   advance(s, node);
 }
 
+// A graph a benchmark captures once in setup() from a private stream and launches with launch() in run():
+// the capture/instantiate/upload/teardown steps the graph variants of this chapter share. `issue(stream)`
+// enqueues the work to capture; it may fork to other streams as long as it joins back (graph_multistream).
+class CapturedGraph {
+ public:
+  template <class Issue>
+  void capture(cudaStream_t upload_stream, Issue&& issue) {
+    AISP_CUDA_CHECK(cudaStreamCreateWithFlags(&origin_, cudaStreamNonBlocking));
+    AISP_CUDA_CHECK(cudaStreamBeginCapture(origin_, cudaStreamCaptureModeThreadLocal));
+    try {
+      issue(origin_);
+    } catch (...) {
+      cudaStreamEndCapture(origin_, &graph_);
+      throw;
+    }
+    AISP_CUDA_CHECK(cudaStreamEndCapture(origin_, &graph_));
+    AISP_CUDA_CHECK(cudaGraphInstantiate(&exec_, graph_, 0));
+    AISP_CUDA_CHECK(cudaGraphUpload(exec_, upload_stream));
+    AISP_CUDA_CHECK(cudaStreamSynchronize(upload_stream));
+  }
+
+  void launch(cudaStream_t s) const { graph_splice::launch(s, exec_, graph_); }
+
+  // The caller synchronizes the device first (the graph may still run).
+  void destroy() {
+    if (exec_) cudaGraphExecDestroy(exec_);
+    if (graph_) cudaGraphDestroy(graph_);
+    if (origin_) cudaStreamDestroy(origin_);
+    exec_ = nullptr, graph_ = nullptr, origin_ = nullptr;
+  }
+
+ private:
+  cudaStream_t origin_ = nullptr;
+  cudaGraph_t graph_ = nullptr;
+  cudaGraphExec_t exec_ = nullptr;
+};
+
 }  // namespace graph_splice

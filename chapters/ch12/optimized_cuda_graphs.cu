@@ -20,39 +20,23 @@ class OptimizedCudaGraphs : public LaunchChainBase {
  public:
   void setup(aisp::Context& ctx) override {
     LaunchChainBase::setup(ctx);
-    AISP_CUDA_CHECK(cudaStreamCreateWithFlags(&capture_stream_, cudaStreamNonBlocking));
-    AISP_CUDA_CHECK(cudaStreamBeginCapture(capture_stream_, cudaStreamCaptureModeThreadLocal));
-    try {
-      launch_all(ctx, capture_stream_);
-    } catch (...) {
-      cudaStreamEndCapture(capture_stream_, &graph_);
-      throw;
-    }
-    AISP_CUDA_CHECK(cudaStreamEndCapture(capture_stream_, &graph_));
-    AISP_CUDA_CHECK(cudaGraphInstantiate(&exec_, graph_, 0));
-    AISP_CUDA_CHECK(cudaGraphUpload(exec_, ctx.stream()));
-    AISP_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
+    graph_.capture(ctx.stream(), [&](cudaStream_t s) { launch_all(ctx, s); });
   }
 
   void run(aisp::Context& ctx) override {
     host_window::open(ctx.stream());
-    graph_splice::launch(ctx.stream(), exec_, graph_);
+    graph_.launch(ctx.stream());
   }
 
   void teardown(aisp::Context&) override {
     cudaDeviceSynchronize();
-    if (exec_) cudaGraphExecDestroy(exec_);
-    if (graph_) cudaGraphDestroy(graph_);
-    if (capture_stream_) cudaStreamDestroy(capture_stream_);
-    exec_ = nullptr, graph_ = nullptr, capture_stream_ = nullptr;
+    graph_.destroy();
   }
 
   std::string technique() const override { return "the 200 launches captured once into a CUDA graph, one launch per run"; }
 
  private:
-  cudaStream_t capture_stream_ = nullptr;
-  cudaGraph_t graph_ = nullptr;
-  cudaGraphExec_t exec_ = nullptr;
+  graph_splice::CapturedGraph graph_;
 };
 
 }  // namespace

@@ -18,39 +18,23 @@ class OptimizedGraphMultistream : public GraphMultistreamBase {
  public:
   void setup(aisp::Context& ctx) override {
     GraphMultistreamBase::setup(ctx);
-    AISP_CUDA_CHECK(cudaStreamCreateWithFlags(&origin_, cudaStreamNonBlocking));
-    AISP_CUDA_CHECK(cudaStreamBeginCapture(origin_, cudaStreamCaptureModeThreadLocal));
-    try {
-      issue(ctx, origin_);
-    } catch (...) {
-      cudaStreamEndCapture(origin_, &graph_);
-      throw;
-    }
-    AISP_CUDA_CHECK(cudaStreamEndCapture(origin_, &graph_));
-    AISP_CUDA_CHECK(cudaGraphInstantiate(&exec_, graph_, 0));
-    AISP_CUDA_CHECK(cudaGraphUpload(exec_, ctx.stream()));
-    AISP_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
+    graph_.capture(ctx.stream(), [&](cudaStream_t s) { issue(ctx, s); });
   }
 
   void run(aisp::Context& ctx) override {
     host_window::open(ctx.stream());
-    graph_splice::launch(ctx.stream(), exec_, graph_);
+    graph_.launch(ctx.stream());
   }
 
   void teardown(aisp::Context& ctx) override {
     GraphMultistreamBase::teardown(ctx);
-    if (exec_) cudaGraphExecDestroy(exec_);
-    if (graph_) cudaGraphDestroy(graph_);
-    if (origin_) cudaStreamDestroy(origin_);
-    exec_ = nullptr, graph_ = nullptr, origin_ = nullptr;
+    graph_.destroy();
   }
 
   std::string technique() const override { return "the 4-stream fork/join captured once into a CUDA graph"; }
 
  private:
-  cudaStream_t origin_ = nullptr;
-  cudaGraph_t graph_ = nullptr;
-  cudaGraphExec_t exec_ = nullptr;
+  graph_splice::CapturedGraph graph_;
 };
 
 }  // namespace
