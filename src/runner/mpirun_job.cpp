@@ -17,6 +17,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "runner/worker_transport.hpp"
+
 namespace aisp {
 
 using Clock = std::chrono::steady_clock;
@@ -124,64 +126,42 @@ bool MpirunRank::connect(double timeout_s, std::string& why) {
 }
 
 Reply MpirunRank::read_reply(double timeout_s, const std::string& what) {
-  Reply r;
-  auto t0 = Clock::now();
-  json msg;
-  auto st = channel_->receive(msg, timeout_s);
-  r.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
-  switch (st) {
-    case LineChannel::Status::ok:
-      return reply_from_message(std::move(msg), r.wall_s);
+  Received in = receive_timed(*channel_, timeout_s);
+  if (in.status == LineChannel::Status::ok) return reply_from_message(std::move(in.message), in.wall_s);
+  done_ = true;
+  switch (in.status) {
     case LineChannel::Status::timeout:
       job_->kill_group();  // every rank: the others wait for this one in their collectives
-      done_ = true;
-      return {Reply::Status::timeout,
-              {},
-              fmt::format("rank {}: {} did not answer within {:.1f} s: mpirun job killed", rank_, what, timeout_s),
-              "timeout",
-              r.wall_s};
-    case LineChannel::Status::eof:
-    case LineChannel::Status::error:
-      done_ = true;
-      return {Reply::Status::crashed,
-              {},
-              fmt::format("rank {} died during {} ({})", rank_, what, job_->reap(1)),
-              "crashed",
-              r.wall_s};
+      return no_answer(Reply::Status::timeout,
+                       fmt::format("rank {}: {} did not answer within {:.1f} s: mpirun job killed", rank_, what, timeout_s),
+                       in.wall_s);
     case LineChannel::Status::bad_json:
       job_->kill_group();
-      done_ = true;
-      return {Reply::Status::protocol_error,
-              {},
-              fmt::format("rank {} sent malformed data during {}: {:.200}", rank_, what, channel_->error_text()),
-              "protocol",
-              r.wall_s};
+      return no_answer(Reply::Status::protocol_error,
+                       fmt::format("rank {} sent malformed data during {}: {:.200}", rank_, what, channel_->error_text()),
+                       in.wall_s);
+    default:  // eof, error
+      return no_answer(Reply::Status::crashed, fmt::format("rank {} died during {} ({})", rank_, what, job_->reap(1)),
+                       in.wall_s);
   }
-  return r;
 }
 
 Reply MpirunRank::wait_ready(double timeout_s) {
   std::string why;
   if (!connect(timeout_s, why)) {
     done_ = true;
-    return {Reply::Status::crashed, {}, why, "crashed", timeout_s};
+    return no_answer(Reply::Status::crashed, why, timeout_s);
   }
-  Reply r = read_reply(timeout_s, "plugin load");
-  if (r.ok() && r.body.value("event", "") != "ready") {
-    r.status = Reply::Status::error;
-    r.kind = r.body.value("kind", "load");
-    r.reason = r.body.value("error", "worker did not become ready");
-  }
-  return r;
+  return as_ready(read_reply(timeout_s, "plugin load"));
 }
 
 Reply MpirunRank::request(json req, double timeout_s) {
   const std::string what = fmt::format("request '{}'", req.value("op", "?"));
-  if (done_ || !channel_) return {Reply::Status::crashed, {}, fmt::format("rank {} is not running", rank_), "crashed", 0};
+  if (done_ || !channel_) return no_answer(Reply::Status::crashed, fmt::format("rank {} is not running", rank_));
   req["id"] = next_id_++;
   if (!channel_->send(req)) {
     done_ = true;
-    return {Reply::Status::crashed, {}, fmt::format("rank {} gone before {} ({})", rank_, what, job_->reap(1)), "crashed", 0};
+    return no_answer(Reply::Status::crashed, fmt::format("rank {} gone before {} ({})", rank_, what, job_->reap(1)));
   }
   return read_reply(timeout_s, what);
 }
@@ -189,10 +169,7 @@ Reply MpirunRank::request(json req, double timeout_s) {
 void MpirunRank::shutdown(double timeout_s) {
   if (done_ || !channel_) return;
   done_ = true;
-  if (channel_->send(to_json(ExitRequest{}))) {
-    json msg;
-    channel_->receive(msg, timeout_s);
-  }
+  send_exit(*channel_, timeout_s);
 }
 
 std::vector<std::unique_ptr<VariantWorker>> start_mpirun_job(const RankPlan& plan, const std::string& mpirun,
@@ -204,26 +181,7 @@ std::vector<std::unique_ptr<VariantWorker>> start_mpirun_job(const RankPlan& pla
       std::filesystem::remove(p);
       if (mkfifo(p.c_str(), 0600) != 0) throw std::runtime_error(fmt::format("mkfifo {}: {}", p, std::strerror(errno)));
     }
-  const std::vector<std::string> args = mpirun_pipe_argv(plan, mpirun, command, pipe_dir);
-  std::vector<char*> argv;
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  int log = open(log_file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (log < 0) throw std::runtime_error(fmt::format("cannot open {}: {}", log_file, std::strerror(errno)));
-  pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
-  if (pid == 0) {
-    setpgid(0, 0);
-    dup2(log, 1);
-    dup2(log, 2);
-    int devnull = open("/dev/null", O_RDONLY);
-    dup2(devnull, 0);
-    execvp(argv[0], argv.data());
-    dprintf(2, "exec %s failed: %s\n", argv[0], std::strerror(errno));
-    _exit(127);
-  }
-  setpgid(pid, pid);
-  close(log);
+  pid_t pid = spawn_in_own_group(mpirun_pipe_argv(plan, mpirun, command, pipe_dir), log_file);
   auto job = std::make_shared<MpirunJob>(pid, pipe_dir);
   std::vector<std::unique_ptr<VariantWorker>> ranks;
   for (const RankSpawn& s : plan.ranks) ranks.push_back(std::make_unique<MpirunRank>(job, s.rank));

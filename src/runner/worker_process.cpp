@@ -15,6 +15,7 @@
 
 #include "aisp/axes.hpp"
 #include "core/discovery.hpp"
+#include "runner/worker_transport.hpp"
 
 namespace aisp {
 namespace {
@@ -58,42 +59,22 @@ WorkerCommand worker_command(const WorkerSpawn& s) {
 }
 
 WorkerProcess::WorkerProcess(const WorkerSpawn& s) {
-  // Built before fork: the child only calls async-signal-safe functions and setenv.
   const WorkerCommand command = worker_command(s);
-  std::vector<char*> argv;
-  for (const std::string& a : command.argv) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
   int req[2], resp[2];
   if (pipe2(req, O_CLOEXEC) != 0 || pipe2(resp, O_CLOEXEC) != 0)
     throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
-  int log = open(s.log_file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (log < 0) throw std::runtime_error(fmt::format("cannot open worker log {}: {}", s.log_file, std::strerror(errno)));
-  pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
-  if (pid == 0) {
-    // Child: own process group (so a hang is killed with every thread and child it made), the protocol
-    // on fds 3/4, and the benchmark's stdout/stderr (host and device printf) into the log.
-    setpgid(0, 0);
+  // In the child: the protocol on fds 3/4, one GPU visible, the axes and the command's environment.
+  pid_ = spawn_in_own_group(command.argv, s.log_file, [&] {
     int in = fcntl(req[0], F_DUPFD, 10), out = fcntl(resp[1], F_DUPFD, 10);
     move_fd(in, 3);
     move_fd(out, 4);
-    dup2(log, 1);
-    dup2(log, 2);
-    int devnull = open("/dev/null", O_RDONLY);
-    dup2(devnull, 0);
     setenv("CUDA_VISIBLE_DEVICES", s.visible_device.c_str(), 1);
     for (const auto& [name, value] : s.axes) setenv(axis_environment_name(name).c_str(), std::to_string(value).c_str(), 1);
     for (const auto& [name, value] : command.env) setenv(name.c_str(), value.c_str(), 1);
     for (const auto& [name, value] : s.env) setenv(name.c_str(), value.c_str(), 1);
-    execvp(argv[0], argv.data());
-    dprintf(2, "exec %s failed: %s\n", argv[0], std::strerror(errno));
-    _exit(127);
-  }
-  setpgid(pid, pid);  // also from the parent, so kill_group works even before the child ran
+  });
   close(req[0]);
   close(resp[1]);
-  close(log);
-  pid_ = pid;
   to_child_ = req[1];
   from_child_ = resp[0];
   channel_ = std::make_unique<LineChannel>(from_child_, to_child_);
@@ -136,59 +117,38 @@ std::string WorkerProcess::reap(double wait_s) {
 }
 
 Reply WorkerProcess::read_reply(double timeout_s, const std::string& what) {
-  Reply r;
-  auto t0 = Clock::now();
-  json msg;
-  auto st = channel_->receive(msg, timeout_s);
-  r.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
-  switch (st) {
+  Received in = receive_timed(*channel_, timeout_s);
+  switch (in.status) {
     case LineChannel::Status::ok:
-      return reply_from_message(std::move(msg), r.wall_s);
+      return reply_from_message(std::move(in.message), in.wall_s);
     case LineChannel::Status::timeout:
       kill_group();
-      r.status = Reply::Status::timeout;
-      r.kind = "timeout";
-      r.reason = fmt::format("{} did not answer within {:.1f} s: worker killed ({})", what, timeout_s, reap(5));
-      return r;
+      return no_answer(Reply::Status::timeout,
+                       fmt::format("{} did not answer within {:.1f} s: worker killed ({})", what, timeout_s, reap(5)),
+                       in.wall_s);
     case LineChannel::Status::eof:
     case LineChannel::Status::error:
-      r.status = Reply::Status::crashed;
-      r.kind = "crashed";
       // A benchmark calling exit()/abort()/_exit() or crashing ends the process mid-request: never a result.
-      r.reason = fmt::format("worker died during {}: {}", what, reap(5));
-      return r;
-    case LineChannel::Status::bad_json:
+      return no_answer(Reply::Status::crashed, fmt::format("worker died during {}: {}", what, reap(5)), in.wall_s);
+    case LineChannel::Status::bad_json: {
       kill_group();
-      r.status = Reply::Status::protocol_error;
-      r.kind = "protocol";
-      r.reason = fmt::format("worker sent malformed data during {}: {:.200}", what, channel_->error_text());
+      Reply r =
+          no_answer(Reply::Status::protocol_error,
+                    fmt::format("worker sent malformed data during {}: {:.200}", what, channel_->error_text()), in.wall_s);
       reap(5);
       return r;
+    }
   }
-  return r;
+  return {};
 }
 
-Reply WorkerProcess::wait_ready(double timeout_s) {
-  Reply r = read_reply(timeout_s, "plugin load");
-  if (r.ok() && r.body.value("event", "") != "ready") {
-    r.status = Reply::Status::error;
-    r.kind = r.body.value("kind", "load");
-    r.reason = r.body.value("error", "worker did not become ready");
-  }
-  return r;
-}
+Reply WorkerProcess::wait_ready(double timeout_s) { return as_ready(read_reply(timeout_s, "plugin load")); }
 
 Reply WorkerProcess::request(json req, double timeout_s) {
   std::string what = fmt::format("request '{}'", req.value("op", "?"));
-  if (!alive_) return {Reply::Status::crashed, {}, "worker is not running", "crashed", 0};
+  if (!alive_) return no_answer(Reply::Status::crashed, "worker is not running");
   req["id"] = next_id_++;
-  if (!channel_->send(req)) {
-    Reply r;
-    r.status = Reply::Status::crashed;
-    r.kind = "crashed";
-    r.reason = fmt::format("worker gone before {}: {}", what, reap(5));
-    return r;
-  }
+  if (!channel_->send(req)) return no_answer(Reply::Status::crashed, fmt::format("worker gone before {}: {}", what, reap(5)));
   Reply r = read_reply(timeout_s, what);
   // A fatal CUDA error makes the worker exit right after answering; collect its status.
   if (r.status == Reply::Status::error && (r.kind == "cuda" || r.kind == "oom")) {
@@ -200,10 +160,7 @@ Reply WorkerProcess::request(json req, double timeout_s) {
 
 void WorkerProcess::shutdown(double timeout_s) {
   if (!alive_) return;
-  if (channel_->send(to_json(ExitRequest{}))) {
-    json msg;
-    channel_->receive(msg, timeout_s);
-  }
+  send_exit(*channel_, timeout_s);
   reap(timeout_s);
 }
 
