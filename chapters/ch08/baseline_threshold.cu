@@ -13,32 +13,22 @@
 
 namespace {
 
-__global__ void shrink_branchy_kernel(const float* __restrict__ x, float* __restrict__ v_out, int64_t n) {
-  const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const float xi = x[i];
-  float v = 0.0f;
-  for (int s = 0; s < kThresholdSteps; ++s) {
-    v = fmaf(kThresholdDecay, v, xi);
+// S(v) by case analysis.
+struct ShrinkBranchy {
+  __device__ __forceinline__ float operator()(float v) const {
     if (v > kThresholdLambda)
       v -= kThresholdLambda;
     else if (v < -kThresholdLambda)
       v += kThresholdLambda;
     else
       v = 0.0f;
+    return v;
   }
-  v_out[i] = v;
-}
+};
 
 class BaselineThreshold : public ThresholdBase {
  public:
-  void run(aisp::Context& ctx) override {
-    const int64_t n = ctx.param("n");
-    constexpr int kThreads = 256;
-    shrink_branchy_kernel<<<static_cast<unsigned>((n + kThreads - 1) / kThreads), kThreads, 0, ctx.stream()>>>(
-        ctx.buffer("x").as<const float>(), ctx.buffer("v").as<float>(), n);
-    AISP_LAUNCH_CHECK();
-  }
+  void run(aisp::Context& ctx) override { launch_threshold<ShrinkBranchy>(ctx); }
 
   std::string technique() const override { return "if/else shrinkage (compiled to compare + select chains)"; }
 };

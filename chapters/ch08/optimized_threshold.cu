@@ -14,27 +14,16 @@
 
 namespace {
 
-__global__ void shrink_branch_free_kernel(const float* __restrict__ x, float* __restrict__ v_out, int64_t n) {
-  const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const float xi = x[i];
-  float v = 0.0f;
-  for (int s = 0; s < kThresholdSteps; ++s) {
-    v = fmaf(kThresholdDecay, v, xi);
-    v = copysignf(fmaxf(fabsf(v) - kThresholdLambda, 0.0f), v);
+// S(v) = copysign(fmax(|v| - lambda, 0), v).
+struct ShrinkBranchFree {
+  __device__ __forceinline__ float operator()(float v) const {
+    return copysignf(fmaxf(fabsf(v) - kThresholdLambda, 0.0f), v);
   }
-  v_out[i] = v;
-}
+};
 
 class OptimizedThreshold : public ThresholdBase {
  public:
-  void run(aisp::Context& ctx) override {
-    const int64_t n = ctx.param("n");
-    constexpr int kThreads = 256;
-    shrink_branch_free_kernel<<<static_cast<unsigned>((n + kThreads - 1) / kThreads), kThreads, 0, ctx.stream()>>>(
-        ctx.buffer("x").as<const float>(), ctx.buffer("v").as<float>(), n);
-    AISP_LAUNCH_CHECK();
-  }
+  void run(aisp::Context& ctx) override { launch_threshold<ShrinkBranchFree>(ctx); }
 
   std::string technique() const override { return "branch-free shrinkage: copysign(fmax(|v| - l, 0), v)"; }
 };

@@ -22,7 +22,32 @@ inline aisp::Workload threshold_workload() {
   return w;
 }
 
-// The pair's base: its workload and buffers; each variant adds only its kernels and run().
+// The per-element fixed-point iteration both variants run; `Shrink` is the variant's form of S (the only
+// thing that differs), applied in place to v once per step.
+template <class Shrink>
+__global__ void threshold_kernel(const float* __restrict__ x, float* __restrict__ v_out, int64_t n) {
+  const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const float xi = x[i];
+  float v = 0.0f;
+  for (int s = 0; s < kThresholdSteps; ++s) {
+    v = fmaf(kThresholdDecay, v, xi);
+    v = Shrink{}(v);
+  }
+  v_out[i] = v;
+}
+
+// One thread per element, 256 per block.
+template <class Shrink>
+void launch_threshold(aisp::Context& ctx) {
+  const int64_t n = ctx.param("n");
+  constexpr int kThreads = 256;
+  threshold_kernel<Shrink><<<static_cast<unsigned>((n + kThreads - 1) / kThreads), kThreads, 0, ctx.stream()>>>(
+      ctx.buffer("x").as<const float>(), ctx.buffer("v").as<float>(), n);
+  AISP_LAUNCH_CHECK();
+}
+
+// The pair's base: its workload and buffers; each variant adds only its shrink operator and run().
 class ThresholdBase : public aisp::Benchmark {
  public:
   aisp::Workload workload() const override { return threshold_workload(); }
