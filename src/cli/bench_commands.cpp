@@ -257,6 +257,11 @@ void add_run_command(CLI::App& bench, BenchArgs& a) {
                 "GPU through CUDA IPC either way)");
   run->add_option("--max-noise", r.max_noise, "Stop once the relative noise (%) falls to this")->capture_default_str();
   run->add_option("--min-time", r.min_time, "Minimum accumulated GPU seconds per variant")->capture_default_str();
+  run->add_option("--trace-replicates", r.trace_replicates,
+                  "Latency goals: run each target on this many request traces (each drawn from its own seed, 1/N of "
+                  "the sampling budget each) and pool them, so the interval covers the choice of trace; 1: one trace")
+      ->check(CLI::Range(1, 100))
+      ->capture_default_str();
   run->add_option("--artifacts-dir", r.artifacts_dir, "Where runs/ is written")->capture_default_str();
   run->add_option("--format", r.format, "Reports to write besides JSON: json, md, csv or all")
       ->check(CLI::IsMember({"json", "md", "csv", "all"}))->capture_default_str();

@@ -101,6 +101,12 @@ json to_json(const VariantResult& v) {
                                           {"lower_is_better", v.goal_metric->lower_is_better}}
                                    : json(nullptr);
   if (!v.latency_samples_ms.empty()) j["raw_latency_ms"] = v.latency_samples_ms;
+  if (!v.trace_replicates.empty()) {
+    j["trace_replicates"] = json::array();
+    for (const TraceReplicate& r : v.trace_replicates)
+      j["trace_replicates"].push_back({{"static_seed", r.static_seed}, {"metric", r.metric}, {"speedup", r.speedup},
+                                       {"ci_low", r.ci_low}, {"ci_high", r.ci_high}});
+  }
   return j;
 }
 
@@ -157,6 +163,9 @@ VariantResult variant_from_json(const json& j) {
                                g.value("ci_high", 0.0), g.value("lower_is_better", false)};
   }
   v.latency_samples_ms = j.value("raw_latency_ms", std::vector<double>{});
+  for (const json& r : j.value("trace_replicates", json::array()))
+    v.trace_replicates.push_back({r.value("static_seed", uint64_t{0}), r.value("metric", 0.0), r.value("speedup", 0.0),
+                                  r.value("ci_low", 0.0), r.value("ci_high", 0.0)});
   return v;
 }
 

@@ -43,6 +43,14 @@ struct GoalMetric {
   bool lower_is_better = false;
 };
 
+// One request trace's run of a latency comparison (runner/trace_replicates.hpp): the variant's goal metric
+// on that trace and, for an optimized variant, its speedup with the run's own interval.
+struct TraceReplicate {
+  uint64_t static_seed = 0;  // the seed the trace was drawn from
+  double metric = 0;         // the goal metric's value on this trace (ms for a latency goal)
+  double speedup = 0, ci_low = 0, ci_high = 0;  // optimized variants only
+};
+
 struct VariantResult {
   std::string name;  // "baseline" or the optimized variant name
   std::string file;
@@ -85,6 +93,8 @@ struct VariantResult {
   std::string log;  // path of the worker's stdout/stderr log
   std::optional<GoalMetric> goal_metric;  // throughput and latency goals
   std::vector<double> latency_samples_ms;  // Goal::latency: per kept sample, the run's request-latency percentile
+  // A verdict pooled over several request traces: each trace's own run, in order (empty: one run).
+  std::vector<TraceReplicate> trace_replicates;
 };
 
 struct TargetResult {

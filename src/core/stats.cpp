@@ -143,12 +143,12 @@ double incomplete_beta(double x, double a, double b) {
   return front * (f - 1);
 }
 
+}  // namespace
+
 double student_t_cdf(double t, double df) {
   double tail = 0.5 * incomplete_beta(df / (df + t * t), df / 2, 0.5);
   return t >= 0 ? 1 - tail : tail;
 }
-
-}  // namespace
 
 double student_t_quantile(double p, double df) {
   if (!(p > 0 && p < 1) || !(df > 0)) return kNaN;

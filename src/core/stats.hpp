@@ -52,7 +52,8 @@ ProcessSpread between_process_spread(const std::vector<std::vector<double>>& per
 // the spread is estimated from few processes).
 Interval widen_for_process_spread(const Interval& ci, const ProcessSpread& spread, double confidence = 0.95);
 
-// Quantile of Student's t distribution with `df` degrees of freedom, p in (0, 1).
+// Student's t distribution with `df` degrees of freedom: its CDF, and its quantile for p in (0, 1).
+double student_t_cdf(double t, double df);
 double student_t_quantile(double p, double df);
 
 // Two-sided Mann-Whitney U test p-value (normal approximation with tie correction).

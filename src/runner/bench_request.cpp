@@ -24,6 +24,7 @@ void check_request(const BenchRequest& r) {
   if (m != "auto" && m != "minimal" && m != "roofline" && m != "deep_dive")
     throw BenchError("ValidationError", "must be auto, minimal, roofline or deep_dive", 2, "--ncu-metric-set");
   if (r.suite_timeout_s < 0) throw BenchError("ValidationError", "must be 0 (no limit) or more seconds", 2, "--suite-timeout");
+  if (r.trace_replicates < 1) throw BenchError("ValidationError", "must be 1 or more", 2, "--trace-replicates");
   target_extra_args(r);
   check_rank_flags(r);
 }

@@ -23,6 +23,7 @@ struct BenchRequest {
   double time_limit = 15.0;  // seconds of sampling per variant before stopping anyway
   double max_noise = 0.5;    // percent, as the user types it (the stopping policy takes a fraction)
   double min_time = 0.5;     // accumulated GPU seconds per variant
+  int trace_replicates = 5;  // latency goals: request traces per target, pooled (runner/trace_replicates.hpp)
   std::string artifacts_dir = "artifacts";
   std::string format = "all";  // reports besides JSON: json | md | csv | all
   std::string label;           // run directory label; empty: derived from the selectors
@@ -69,8 +70,8 @@ struct BenchError : std::runtime_error {
 };
 
 // Throws BenchError for a request that cannot run (an unknown --mode or --ncu-metric-set, a negative
-// --suite-timeout, a malformed --target-extra-arg, --nproc-per-node below 1, an unknown
-// --launch-via), before any work starts.
+// --suite-timeout, a malformed --target-extra-arg, --nproc-per-node or --trace-replicates below 1, an
+// unknown --launch-via), before any work starts.
 void check_request(const BenchRequest& request);
 
 // The ncu preset the profile step runs: --ncu-metric-set unless auto, else --profile; "none": no profiling.

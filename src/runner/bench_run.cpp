@@ -94,6 +94,8 @@ SuiteOptions suite_options(const BenchRequest& r, const fs::path& aisp_exe, cons
   o.run.validity = r.validity == "on";
   o.run.keep_outputs = r.keep_outputs;
   o.run.stop_on_decision = !r.calibrate;  // the floor is measured with the full stopping rule
+  // A/A copies measure the between-process spread on one trace; a verdict pools several.
+  o.run.trace_replicates = r.calibrate ? 1 : r.trace_replicates;
   o.run.seed = 42;
   o.run.policy.time_limit_s = r.time_limit;
   o.run.policy.max_noise = r.max_noise / 100.0;

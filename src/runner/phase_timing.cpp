@@ -53,6 +53,7 @@ BlockClocks record_samples(LiveVariant& l, const std::vector<TimedSampleReply>& 
 }  // namespace
 
 bool TargetRun::warm_up() {
+  policy_ = replicate_share(opt_.policy, out_.goal == "latency" ? opt_.trace_replicates : 1);
   for (auto& l : live_)
     if (!l.failed) timed_.push_back(&l);
   for (LiveVariant* l : timed_) {
@@ -67,7 +68,7 @@ bool TargetRun::warm_up() {
     if (!w) continue;
     l->estimate_ms = std::max(w->estimate_ms, 1e-4);
     l->result->warmup_runs = w->runs;
-    l->criterion = StdRelCriterion(opt_.policy);
+    l->criterion = StdRelCriterion(policy_);
   }
   if (baseline_failed()) return false;
   // The speedup a variant must clear: its own override, else the target's, widened to the A/A noise floor.
@@ -201,7 +202,7 @@ void TargetRun::record_block(LiveVariant& l, const TimeReply& r, double wall_s) 
 bool TargetRun::stopping_rule_met(LiveVariant& l) {
   LiveVariant* base = &live_[0];
   int64_t n = static_cast<int64_t>(l.result->samples_ms.size());
-  bool met = opt_.iterations > 0 ? n >= opt_.iterations || l.sampling_wall_s > opt_.policy.time_limit_s * 4
+  bool met = opt_.iterations > 0 ? n >= opt_.iterations || l.sampling_wall_s > policy_.time_limit_s * 4
                                  : l.criterion.done(l.sampling_wall_s);
   if (opt_.stop_on_decision && opt_.iterations == 0 && !met && &l != base && out_.goal != "memory") met = comparison_decided(l);
   if (&l != base || timed_.size() <= 1) return met;
@@ -210,7 +211,7 @@ bool TargetRun::stopping_rule_met(LiveVariant& l) {
   // and a short baseline would otherwise sample on for its minimum GPU time.
   bool variants_finished =
       std::all_of(timed_.begin(), timed_.end(), [&](LiveVariant* o) { return o == base || o->done || o->failed; });
-  if (met && l.sampling_wall_s < opt_.policy.time_limit_s) return variants_finished;
+  if (met && l.sampling_wall_s < policy_.time_limit_s) return variants_finished;
   if (!met && opt_.stop_on_decision && opt_.iterations == 0 && variants_finished &&
       std::any_of(timed_.begin(), timed_.end(), [&](LiveVariant* o) { return o != base && !o->stop_note.empty(); })) {
     l.stop_note = "every variant's comparison was decided";

@@ -8,41 +8,15 @@
 #include "core/stats.hpp"
 #include "core/verdict.hpp"
 #include "runner/target_run.hpp"
+#include "runner/variant_goal.hpp"
 
 namespace aisp {
 namespace {
-
-// A variant that did not meet its goal: failed_no_speedup, or a note for an informational variant (its
-// measured verdict stays; only the reason the author gave changes, never the statistics).
-void apply_goal(VariantResult& v, Verdict verdict, const Interval& ci, double min_speedup, bool memory_goal) {
-  bool ok = memory_goal ? v.memory_savings_pct > 0 : verdict == Verdict::faster;
-  if (ok) return;
-  if (!v.informational.empty()) {
-    v.timing_note += (v.timing_note.empty() ? "" : "; ") +
-                     fmt::format("informational ({}): {} at {:.3f}x, not a failure", v.informational, v.verdict, ci.point);
-    return;
-  }
-  v.status = status::failed_no_speedup;
-  v.error = memory_goal ? "no peak-memory saving"
-                        : fmt::format("speedup {:.3f}x, 95% CI [{:.3f}, {:.3f}]: {} (needs CI above {:.2f}x)", ci.point,
-                                      ci.low, ci.high, v.verdict, min_speedup);
-}
 
 // The series a verdict is decided on: time per run, or for a latency goal each run's request-latency
 // percentile (lower is better for both, so baseline / variant > 1 is a win either way).
 const std::vector<double>& judged_series(const VariantResult& v, const std::string& goal) {
   return goal == "latency" ? v.latency_samples_ms : v.samples_ms;
-}
-
-// Says in the variant's timing note how many kept samples ran at the software power cap, so a number
-// taken at the power limit is never presented as an unconstrained one.
-void note_power_capped(VariantResult& v) {
-  if (v.power_capped == 0) return;
-  v.timing_note += (v.timing_note.empty() ? "" : "; ") +
-                   fmt::format(
-                       "{} of {} kept samples at the software power cap (SM clock >= 75% of max): a power-"
-                       "limited steady state",
-                       v.power_capped, v.samples_ms.size());
 }
 
 }  // namespace
@@ -90,8 +64,7 @@ void TargetRun::decide_verdicts() {
     double min_speedup = decision_band(live_[i]);
     // Differences inside this GPU's A/A noise floor are SAME, so a win must clear it too.
     if (min_speedup > (v.min_speedup > 0 ? v.min_speedup : target_min_speedup_))
-      v.timing_note += (v.timing_note.empty() ? "" : "; ") +
-                       fmt::format("decision band widened to {:.3f}x by the A/A noise floor", min_speedup);
+      append_note(v.timing_note, fmt::format("decision band widened to {:.3f}x by the A/A noise floor", min_speedup));
     v.min_speedup = min_speedup;
     // The samples' own interval, widened by what one pair of processes cannot see (the between-process
     // spread this GPU's A/A calibration measured for the target), when there is one.

@@ -14,6 +14,7 @@
 #include "runner/live_variant.hpp"
 #include "runner/target_runner.hpp"
 #include "runner/timed_sample_check.hpp"
+#include "runner/trace_replicates.hpp"
 #include "runner/verify_outputs.hpp"
 
 namespace aisp {
@@ -90,6 +91,7 @@ class TargetRun {
   OutputReader reader_;                // compares outputs on the device when mapped, else from files
   TimedSampleCheck sample_check_;      // K21: shared per-sample seeds and the projection key
   double target_min_speedup_ = 0;
+  StoppingPolicy policy_;              // opt_.policy, or this run's share of it as one of several traces
   std::string phase_now_ = "load";
   std::chrono::steady_clock::time_point phase_start_;
 };

@@ -53,8 +53,12 @@ struct RunOptions {
   // (runner/ranked_worker.hpp); null: one worker per variant. `mpirun`: mpirun's path for --launch-via mpirun.
   std::shared_ptr<const RankPlan> rank_plan;
   std::string mpirun;
+  // A latency goal is judged over this many request traces, each drawn from its own seed and run
+  // end to end with 1/N of the sampling budget (runner/trace_replicates.hpp); 1: one trace.
+  int trace_replicates = 5;
 };
 
+// One run; for a latency goal, one per request trace, pooled (runner/trace_replicates.hpp).
 TargetResult run_target(const Target& target, const RunOptions& options);
 
 }  // namespace aisp

@@ -5,6 +5,8 @@
 // sample verified (K21), and a baseline that cannot load.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -28,6 +30,10 @@ struct Behaviour {
   bool fail_load = false;
   std::string goal = "speed";
   double latency_ms = -1;  // the run's request-latency percentile each timed sample reports (< 0: none)
+  // How much that percentile moves with the request trace: latency_ms * (1 + trace_spread * u), u in [0, 1)
+  // fixed by the trace's static seed (a p99 over a few dozen requests depends on the draw).
+  double trace_spread = 0;
+  int bad_trace = -1;      // on this trace (0-based run of the target) the timed outputs are wrong from sample 30
   double items = 0;        // workload items per run (throughput goal)
   uint64_t throttle = 0;   // NVML clocks-event reasons every timed sample reports
   double sm_mhz = 0;       // the SM clock every timed sample reports (0: unknown); the fake GPU's max is 1980
@@ -73,10 +79,12 @@ class FakeWorker final : public VariantWorker {
   Reply request(json req, double) override {
     parse_request(req);  // every request the supervisor sends is a valid typed one (throws otherwise)
     std::string op = req.at("op");
-    if (op == "setup")
+    if (op == "setup") {
+      static_seed_ = req.at("static_seed").get<uint64_t>();  // the request trace's seed
       return ok({{"buffers", json::array({{{"name", "in"}, {"kind", "input"}, {"dtype", "f32"}, {"shape", {4}}, {"role", "dynamic"}},
                                           {{"name", "out"}, {"kind", "output"}, {"dtype", "f32"}, {"shape", {4}}}})},
                  {"memory", {{"peak_mb", 1.0}}}, {"findings", json::array()}});
+    }
     if (op == "check")
       return ok({{"outputs", dump(req, req.at("seed"))}, {"inputs_changed", json::array()}, {"findings", json::array()},
                  {"wall_ms", b_.ms}, {"memory", {{"peak_mb", 1.0}}}});
@@ -118,7 +126,7 @@ class FakeWorker final : public VariantWorker {
                    {"drain_us", 2.0},
                    {"sm_mhz", b_.sm_mhz},
                    {"throttle", b_.throttle}});
-      if (b_.latency_ms >= 0) s.back()["latency_ms"] = b_.latency_ms + 0.001 * (i % 3);  // a little spread
+      if (b_.latency_ms >= 0) s.back()["latency_ms"] = trace_latency_ms() + 0.001 * (i % 3);  // a little spread
       bool wrong = b_.wrong_samples_from >= 0 && first + i >= b_.wrong_samples_from;
       p.push_back(to_json(projection(sample_seed(req.at("sample_seed"), first + i), wrong)));
     }
@@ -129,10 +137,12 @@ class FakeWorker final : public VariantWorker {
     r.wall_s = samples * (b_.ms + 0.05) / 1000.0;  // the supervisor's clock sees at least the claimed GPU time (K7)
     return r;
   }
+  double trace_latency_ms() const { return b_.latency_ms * (1 + b_.trace_spread * double(static_seed_ % 1000) / 1000); }
   Behaviour b_;
+  uint64_t static_seed_ = 0;
 };
 
-TargetResult run_pair(Behaviour baseline, Behaviour variant, double time_limit_s = 0) {
+TargetResult run_pair(Behaviour baseline, Behaviour variant, double time_limit_s = 0, int trace_replicates = 5) {
   static int counter = 0;
   Target t;
   t.id = "fake:pair";
@@ -146,8 +156,13 @@ TargetResult run_pair(Behaviour baseline, Behaviour variant, double time_limit_s
   o.seed = 7;
   o.iterations = 40;
   if (time_limit_s > 0) o.policy.time_limit_s = time_limit_s;
+  o.trace_replicates = trace_replicates;
+  int variant_runs = 0;  // the variant's workers started so far: one per run of the target (per trace)
   o.worker_factory = [&](const WorkerSpawn& s) -> std::unique_ptr<VariantWorker> {
-    return std::make_unique<FakeWorker>(s.plugin.find("baseline") != std::string::npos ? baseline : variant);
+    if (s.plugin.find("baseline") != std::string::npos) return std::make_unique<FakeWorker>(baseline);
+    Behaviour b = variant;
+    if (b.bad_trace == variant_runs++) b.wrong_samples_from = 30;
+    return std::make_unique<FakeWorker>(b);
   };
   TargetResult r = run_target(t, o);
   fs::remove_all(o.run_dir);
@@ -220,6 +235,61 @@ TEST(TargetRun, LatencyGoalIsJudgedOnRequestLatencyNotRunTime) {
   EXPECT_GE(v.goal_metric->ci_high, v.goal_metric->value);
   ASSERT_TRUE(r.baseline.goal_metric.has_value());
   EXPECT_NEAR(r.baseline.goal_metric->value, 10.0, 0.01);
+}
+
+// A p99 over one trace moves with the trace drawn, so a latency verdict pools several traces (each a full
+// run on its own static seed) and its interval comes from their spread (runner/trace_replicates.hpp).
+TEST(TargetRun, LatencyGoalIsPooledOverSeveralRequestTraces) {
+  TargetResult r = run_pair({.ms = 1.0, .goal = "latency", .latency_ms = 10.0, .trace_spread = 2.0},
+                            {.ms = 1.0, .goal = "latency", .latency_ms = 5.0});
+  const VariantResult& v = r.optimizations[0];
+  ASSERT_EQ(v.trace_replicates.size(), 5u);
+  ASSERT_EQ(r.baseline.trace_replicates.size(), 5u);
+  EXPECT_EQ(v.samples_ms.size(), 5u * 40);  // --iterations 40 on each trace, every sample kept
+  EXPECT_EQ(r.seeds.size(), 5 * run_pair({.ms = 2.0}, {.ms = 1.0}).seeds.size());  // every run's seeds, in order
+  double log_sum = 0, lowest = 1e9, highest = 0, widest_own = 0;
+  for (size_t j = 0; j < 5; ++j) {
+    const TraceReplicate& t = v.trace_replicates[j];
+    EXPECT_EQ(t.static_seed, r.baseline.trace_replicates[j].static_seed);  // both variants, the same trace
+    for (size_t k = 0; k < j; ++k) EXPECT_NE(t.static_seed, v.trace_replicates[k].static_seed);
+    log_sum += std::log(t.speedup);
+    lowest = std::min(lowest, t.speedup), highest = std::max(highest, t.speedup);
+    widest_own = std::max(widest_own, t.ci_high / t.ci_low);
+  }
+  ASSERT_GT(highest / lowest, 1.2) << "the fake's traces should move the baseline's p99";
+  EXPECT_NEAR(v.speedup, std::exp(log_sum / 5), 1e-9);  // the geometric mean of the traces' speedups
+  // One trace's interval is tight (its timing noise only) and misses the other traces; the pooled one
+  // is as wide as their spread.
+  EXPECT_LT(widest_own, highest / lowest);
+  EXPECT_GT(v.ci_high / v.ci_low, highest / lowest);
+  EXPECT_NE(v.timing_note.find("pooled over 5 request traces"), std::string::npos) << v.timing_note;
+  ASSERT_TRUE(v.goal_metric.has_value());
+  EXPECT_NEAR(v.goal_metric->value, 5.0, 0.01);
+}
+
+TEST(TargetRun, OneRequestTraceWhenAskedForOne) {
+  TargetResult r = run_pair({.ms = 1.0, .goal = "latency", .latency_ms = 10.0},
+                            {.ms = 1.0, .goal = "latency", .latency_ms = 5.0}, 0, 1);
+  EXPECT_TRUE(r.optimizations[0].trace_replicates.empty());
+  EXPECT_EQ(r.optimizations[0].samples_ms.size(), 40u);
+  EXPECT_EQ(r.seeds.size(), run_pair({.ms = 2.0}, {.ms = 1.0}).seeds.size());
+}
+
+TEST(TargetRun, AVariantWrongOnOneRequestTraceIsInvalidAndNamesIt) {
+  TargetResult r = run_pair({.ms = 1.0, .goal = "latency", .latency_ms = 10.0},
+                            {.ms = 1.0, .goal = "latency", .latency_ms = 5.0, .bad_trace = 3});
+  const VariantResult& v = r.optimizations[0];
+  EXPECT_EQ(v.status, "invalid");
+  EXPECT_EQ(v.verdict, "INVALID");
+  EXPECT_TRUE(failed_check(v, "K21"));
+  EXPECT_NE(v.timing_note.find("request trace 4 of 5"), std::string::npos) << v.timing_note;
+  EXPECT_EQ(r.status, "invalid");
+}
+
+TEST(TargetRun, SpeedGoalsRunOnce) {
+  TargetResult r = run_pair({.ms = 2.0}, {.ms = 1.0});
+  EXPECT_TRUE(r.optimizations[0].trace_replicates.empty());
+  EXPECT_EQ(r.optimizations[0].samples_ms.size(), 40u);
 }
 
 TEST(TargetRun, LatencyGoalWithoutRequestLatenciesFailsWithAReason) {
