@@ -10,33 +10,15 @@
 #include "core/expectation_check.hpp"
 #include "core/json_io.hpp"
 #include "core/verdict.hpp"
+#include "expectation_test_targets.hpp"
 
 namespace aisp {
 namespace {
 namespace fs = std::filesystem;
 
-// A measured target of ch03: baseline 2 ms, one optimized variant with `speedup` and CI [low, high].
+// A measured, succeeded ch03 target.
 TargetResult measured(const std::string& example, double speedup, double low, double high) {
-  TargetResult t;
-  t.id = "ch03:" + example;
-  t.chapter = "ch03";
-  t.example = example;
-  t.status = status::succeeded;
-  t.mode = "cold";
-  t.baseline.name = "baseline";
-  t.baseline.status = status::succeeded;
-  t.baseline.samples_ms = {2.0, 2.0, 2.0};
-  t.baseline.timing = summarize(t.baseline.samples_ms);
-  VariantResult o;
-  o.name = example;
-  o.status = status::succeeded;
-  o.samples_ms = {2.0 / speedup, 2.0 / speedup, 2.0 / speedup};
-  o.timing = summarize(o.samples_ms);
-  o.speedup = speedup, o.ci_low = low, o.ci_high = high, o.verdict = "FASTER";
-  t.optimizations = {o};
-  t.best_speedup = speedup;
-  t.best_optimization = example;
-  return t;
+  return measured_target("ch03", example, speedup, low, high, status::succeeded);
 }
 
 ExpectationProvenance prov() {
@@ -105,9 +87,8 @@ TEST(ExpectationSpread, SourcesInOrderAndGpuBoundPairsUnchanged) {
 // Through the run check: the flag in the file keeps the target succeeded, is reported in its expectation
 // block, and survives --update-expectations rewriting the file.
 TEST(ExpectationSpread, RunCheckReadsTheFlagAndKeepsItOnUpdate) {
-  fs::path root = fs::temp_directory_path() / ("aisp_spread_test_" + std::to_string(::getpid()));
-  fs::remove_all(root);
-  fs::create_directories(root / "chapters" / "ch03");
+  ChapterTree tree("ch03");
+  const fs::path& root = tree.path;
   fs::path file = expectations_path(root / "chapters" / "ch03", "h100_80gb_hbm3");
   ExpectationFile f{"h100_80gb_hbm3", {}};
   f.examples["dbuf"] = *entry_from_result(measured("dbuf", kRecorded[0], kRecorded[1], kRecorded[2]), prov());
@@ -148,7 +129,6 @@ TEST(ExpectationSpread, RunCheckReadsTheFlagAndKeepsItOnUpdate) {
   EXPECT_EQ(after["examples"]["dbuf"]["between_machine_spread_from"], "3 runs, 1.14x-1.79x");
   EXPECT_NEAR(after["examples"]["dbuf"]["metrics"]["best_speedup"].get<double>(), kFreshHost[0], 1e-9);
   EXPECT_FALSE(after["examples"]["copy"].contains("host_bound"));
-  fs::remove_all(root);
 }
 
 }  // namespace

@@ -8,45 +8,16 @@
 #include "core/expectation_check.hpp"
 #include "core/json_io.hpp"
 #include "core/verdict.hpp"
+#include "expectation_test_targets.hpp"
 #include "report/expectation_reports.hpp"
 
 namespace aisp {
 namespace {
 namespace fs = std::filesystem;
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() / ("aisp_exp_test_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(path);
-    fs::create_directories(path / "chapters" / "ch07");
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
-
-// A measured target: baseline 2 ms, optimized `speedup` with CI [low, high].
+// A measured ch07 target; a speedup under 1.05 is a failed_no_speedup one.
 TargetResult target(const std::string& example, double speedup, double low, double high) {
-  TargetResult t;
-  t.id = "ch07:" + example;
-  t.chapter = "ch07";
-  t.example = example;
-  t.status = speedup >= 1.05 ? status::succeeded : status::failed_no_speedup;
-  t.mode = "cold";
-  t.baseline.name = "baseline";
-  t.baseline.status = status::succeeded;
-  t.baseline.samples_ms = {2.0, 2.0, 2.0};
-  t.baseline.timing = summarize(t.baseline.samples_ms);
-  VariantResult o;
-  o.name = example;
-  o.status = t.status;
-  o.samples_ms = {2.0 / speedup, 2.0 / speedup, 2.0 / speedup};
-  o.timing = summarize(o.samples_ms);
-  o.speedup = speedup, o.ci_low = low, o.ci_high = high, o.verdict = "FASTER";
-  t.optimizations = {o};
-  t.best_speedup = speedup;
-  t.best_optimization = example;
-  return t;
+  return measured_target("ch07", example, speedup, low, high, speedup >= 1.05 ? status::succeeded : status::failed_no_speedup);
 }
 
 ExpectationProvenance prov() {
@@ -80,7 +51,7 @@ TEST(Expectations, RoundTripKeepsEveryField) {
 }
 
 TEST(Expectations, CorruptOrTruncatedFileIsAClearErrorAndNeverOverwritten) {
-  TempDir d;
+  ChapterTree d("ch07");
   fs::path file = expectations_path(d.path / "chapters" / "ch07", "h100_80gb_hbm3");
   ExpectationFile f{"h100_80gb_hbm3", {{"copy", expected(2.0, 1.9, 2.1)}}};
   std::string full = to_json(f).dump(2);
@@ -107,7 +78,7 @@ TEST(Expectations, CorruptOrTruncatedFileIsAClearErrorAndNeverOverwritten) {
 }
 
 TEST(Expectations, MissingFileIsEmptyAndForeignKeyIsRejected) {
-  TempDir d;
+  ChapterTree d("ch07");
   fs::path file = expectations_path(d.path / "chapters" / "ch07", "h200");
   EXPECT_TRUE(load_expectations(file, "h200").examples.empty());
   save_expectations(file, ExpectationFile{"h100_80gb_hbm3", {}});
@@ -157,7 +128,7 @@ std::vector<TargetResult> two_targets(double copy_speedup, double copy_low, doub
 }
 
 TEST(Expectations, RunCheckFailsRegressionsAndUpdatesOnlyWhenAsked) {
-  TempDir d;
+  ChapterTree d("ch07");
   fs::path file = expectations_path(d.path / "chapters" / "ch07", "h100_80gb_hbm3");
   ExpectationCheckOptions o;
   o.enabled = true;
@@ -198,7 +169,7 @@ TEST(Expectations, RunCheckFailsRegressionsAndUpdatesOnlyWhenAsked) {
 // point's, and recorded under "<example>[axis=value]" beside it (device call of 2026-11-28: copy_scalar at
 // --axis n=1M failed as a "regression" of the default point's 1.9x).
 TEST(Expectations, AnAxisPointHasItsOwnEntry) {
-  TempDir d;
+  ChapterTree d("ch07");
   fs::path file = expectations_path(d.path / "chapters" / "ch07", "h100_80gb_hbm3");
   ExpectationCheckOptions o;
   o.enabled = true;
@@ -220,7 +191,7 @@ TEST(Expectations, AnAxisPointHasItsOwnEntry) {
 }
 
 TEST(Expectations, ChaptersWithoutSourcesAreSkippedWithANote) {
-  TempDir d;
+  ChapterTree d("ch07");
   std::vector<TargetResult> results{target("copy", 2.0, 1.9, 2.1)};
   results[0].chapter = "validity";
   ExpectationCheckOptions o;
@@ -234,7 +205,7 @@ TEST(Expectations, ChaptersWithoutSourcesAreSkippedWithANote) {
 }
 
 TEST(Expectations, ListingAndProofOfBenefit) {
-  TempDir d;
+  ChapterTree d("ch07");
   fs::path dir = d.path / "chapters" / "ch07";
   save_expectations(expectations_path(dir, "h100_80gb_hbm3"),
                     ExpectationFile{"h100_80gb_hbm3", {{"copy", expected(2.0, 1.9, 2.1)}, {"slow", expected(1.01, 0.98, 1.04, "slow")}}});
