@@ -3,9 +3,6 @@
 // header), oversized request heads (100,000 headers, 10 MB of headers), TRACE/CONNECT. Each test talks
 // to an in-process server on 127.0.0.1 over raw sockets; "another client" is a socket bound to 127.0.0.2
 // (any 127/8 address is this machine). Every wait is bounded; the figures are printed as [ measured ].
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -15,6 +12,7 @@
 #include <fstream>
 #include <thread>
 
+#include "raw_http.hpp"
 #include "serve_test_server.hpp"
 
 namespace aisp::serve::testing {
@@ -22,57 +20,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-// A TCP connection to the server on 127.0.0.1 from the loopback address `from`.
-int connect_from(int port, const char* from = "127.0.0.1") {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in src{};
-  src.sin_family = AF_INET;
-  inet_pton(AF_INET, from, &src.sin_addr);
-  if (bind(fd, reinterpret_cast<sockaddr*>(&src), sizeof src) != 0) {
-    close(fd);
-    return -1;
-  }
-  sockaddr_in dst{};
-  dst.sin_family = AF_INET;
-  dst.sin_port = htons(static_cast<uint16_t>(port));
-  dst.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (connect(fd, reinterpret_cast<sockaddr*>(&dst), sizeof dst) != 0) {
-    close(fd);
-    return -1;
-  }
-  return fd;
-}
-
-bool send_all(int fd, const std::string& data) {
-  size_t sent = 0;
-  while (sent < data.size()) {
-    ssize_t n = send(fd, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
-    if (n <= 0) return false;
-    sent += static_cast<size_t>(n);
-  }
-  return true;
-}
-
-std::string read_until_close(int fd, double seconds = 10) {
-  std::string out;
-  auto deadline = Clock::now() + std::chrono::milliseconds(static_cast<int>(seconds * 1000));
-  char buf[65536];
-  while (Clock::now() < deadline) {
-    pollfd p{fd, POLLIN, 0};
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    if (poll(&p, 1, static_cast<int>(std::max<long long>(left, 1))) <= 0) break;
-    ssize_t n = recv(fd, buf, sizeof buf, 0);
-    if (n <= 0) break;
-    out.append(buf, static_cast<size_t>(n));
-  }
-  return out;
-}
-
-int status_of(const std::string& response) {
-  if (response.rfind("HTTP/1.1 ", 0) != 0 || response.size() < 12) return 0;
-  return std::atoi(response.substr(9, 3).c_str());
-}
 
 // One request on a new connection from `from`; the whole answer (the request asks the server to close).
 std::string roundtrip(int port, const std::string& request, const char* from = "127.0.0.1", double seconds = 10) {

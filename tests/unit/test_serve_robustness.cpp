@@ -1,9 +1,6 @@
 // What a hostile or broken client can do to the dashboard, over raw sockets: path traversal in every
 // spelling, malformed requests, huge headers and URIs, bodies, slow and stalled clients. The server must
 // answer (or close) every time, leak nothing outside web/, and keep serving the next normal request.
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -11,6 +8,7 @@
 #include <cstdio>
 #include <future>
 
+#include "raw_http.hpp"
 #include "serve_test_server.hpp"
 
 namespace aisp::serve::testing {
@@ -18,59 +16,15 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-int connect_to(int port) {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-    close(fd);
-    return -1;
-  }
-  return fd;
-}
-
-bool send_all(int fd, const std::string& data) {
-  size_t sent = 0;
-  while (sent < data.size()) {
-    ssize_t n = send(fd, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
-    if (n <= 0) return false;  // the server may close mid-upload when it has seen enough to refuse
-    sent += static_cast<size_t>(n);
-  }
-  return true;
-}
-
-// Everything the server sends until it closes the connection or `timeout` passes.
-std::string read_until_close(int fd, std::chrono::milliseconds timeout = std::chrono::milliseconds(15000)) {
-  std::string out;
-  auto deadline = Clock::now() + timeout;
-  char buf[65536];
-  while (Clock::now() < deadline) {
-    pollfd p{fd, POLLIN, 0};
-    int left = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count());
-    if (poll(&p, 1, std::max(left, 1)) <= 0) break;
-    ssize_t n = recv(fd, buf, sizeof buf, 0);
-    if (n <= 0) break;
-    out.append(buf, static_cast<size_t>(n));
-  }
-  return out;
-}
-
 // One raw exchange: the response text (status line first), read until the server closes. The write side
 // stays open: httplib takes a half-closed socket for a client that left and skips the response.
 std::string raw(int port, const std::string& request) {
-  int fd = connect_to(port);
+  int fd = connect_from(port);
   EXPECT_GE(fd, 0);
   send_all(fd, request);
   std::string r = read_until_close(fd);
   close(fd);
   return r;
-}
-
-int status_of(const std::string& response) {
-  if (response.rfind("HTTP/1.1 ", 0) != 0 || response.size() < 12) return 0;
-  return std::stoi(response.substr(9, 3));
 }
 
 std::string get(const std::string& path) { return "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"; }
@@ -173,11 +127,11 @@ TEST(ServeRobustness, BodiesAreCappedAndNeverConfuseTheNextRequest) {
   // A POST whose body looks like a request, then a real request on the same keep-alive connection: the
   // body is read as a body (405), and the second request is answered. (Sent after the first answer:
   // httplib 0.11 does not serve pipelined requests, which no browser or load generator sends by default.)
-  int fd = connect_to(s.port);
+  int fd = connect_from(s.port);
   std::string looks_like_a_request = "GET /api/nope HTTP/1.1\r\n\r\n";
   send_all(fd, "POST /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: " + std::to_string(looks_like_a_request.size()) +
                    "\r\n\r\n" + looks_like_a_request);
-  std::string first = read_until_close(fd, std::chrono::milliseconds(1000));
+  std::string first = read_until_close(fd, 1);
   EXPECT_EQ(status_of(first), 405);
   send_all(fd, "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
   std::string second = read_until_close(fd);
@@ -196,7 +150,7 @@ TEST(ServeRobustness, StalledClientsAreDroppedAndOthersStillServed) {
   // Ten clients that send half a request and stall: each holds one thread until its head is overdue.
   std::vector<int> stalled;
   for (int i = 0; i < 10; ++i) {
-    int fd = connect_to(s.port);
+    int fd = connect_from(s.port);
     ASSERT_GE(fd, 0);
     send_all(fd, "GET /api/summary HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ");
     stalled.push_back(fd);
@@ -204,7 +158,7 @@ TEST(ServeRobustness, StalledClientsAreDroppedAndOthersStillServed) {
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   expect_alive(s);  // the remaining threads answer at once
   // A client trickling one byte every 300 ms is served once its request is complete.
-  int trickle = connect_to(s.port);
+  int trickle = connect_from(s.port);
   for (char c : get("/api/health")) {
     send_all(trickle, std::string(1, c));
     if (c == '\n') std::this_thread::sleep_for(std::chrono::milliseconds(300));
@@ -214,7 +168,7 @@ TEST(ServeRobustness, StalledClientsAreDroppedAndOthersStillServed) {
   // The stalled ones are disconnected 3 s after their request began (a 408, or closed).
   auto t0 = Clock::now();
   for (int fd : stalled) {
-    std::string r = read_until_close(fd, std::chrono::milliseconds(12000));
+    std::string r = read_until_close(fd, 12);
     EXPECT_NE(status_of(r), 200);
     close(fd);
   }
@@ -228,7 +182,7 @@ TEST(ServeRobustness, MoreStalledClientsThanThreadsAreRefusedNotQueued) {
   TestServer s("", 4);
   std::vector<int> stalled;
   for (int i = 0; i < 8; ++i) {
-    int fd = connect_to(s.port);
+    int fd = connect_from(s.port);
     ASSERT_GE(fd, 0);
     send_all(fd, "GET /api/summary HTTP/1.1\r\n");
     stalled.push_back(fd);
@@ -260,7 +214,7 @@ TEST(ServeRobustness, MoreStalledClientsThanThreadsAreRefusedNotQueued) {
 TEST(ServeRobustness, ClientsHangingUpMidResponseDoNotHurt) {
   TestServer s("", 8);
   for (int i = 0; i < 50; ++i) {
-    int fd = connect_to(s.port);
+    int fd = connect_from(s.port);
     send_all(fd, get("/api/targets/ch07:transpose/result"));  // a response of a few hundred KiB
     linger l{1, 0};  // close with RST, mid-response
     setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof l);
