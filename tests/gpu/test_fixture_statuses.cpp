@@ -12,41 +12,27 @@
 #include <map>
 #include <string>
 
+#include "aisp_command.hpp"
+
 using nlohmann::json;
 
 namespace {
-
-// The aisp binary: $AISP_EXE, else the one this test was built beside (build/tests/.. -> build/aisp), so
-// a build folder copied to another path (the GPU machine) still finds it.
-std::string aisp_exe() {
-  if (const char* e = std::getenv("AISP_EXE")) return e;
-  auto self = std::filesystem::read_symlink("/proc/self/exe");
-  auto beside = self.parent_path().parent_path() / "aisp";
-  return std::filesystem::exists(beside) ? beside.string() : AISP_EXE;
-}
-
-std::string run(const std::string& cmd, int* code) {
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  int st = pclose(p);
-  *code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return out;
-}
 
 class FixtureStatuses : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     int code = 0;
-    run(std::string("'") + aisp_exe() + "' info gpu --json >/dev/null 2>&1", &code);
+    shell_output(std::string("'") + aisp_exe() + "' info gpu --json >/dev/null 2>&1", &code);
     if (code != 0) return;
     have_gpu = true;
     std::string dir = std::filesystem::temp_directory_path() / "aisp_fixture_test";
     std::filesystem::remove_all(dir);
     // Short timeouts keep the hang fixtures quick; few iterations: statuses, not timings, are under test.
-    std::string out = run(std::string("'") + aisp_exe() + "' bench run --targets fixtures --iterations 10 --warmup 1 "
-                          "--timeout-multiplier 0.15 --json --artifacts-dir " + dir + " 2>" + dir + ".stderr", &code);
+    std::string out = shell_output(std::string("'") + aisp_exe() +
+                                       "' bench run --targets fixtures --iterations 10 --warmup 1 "
+                                       "--timeout-multiplier 0.15 --json --artifacts-dir " +
+                                       dir + " 2>" + dir + ".stderr",
+                                   &code);
     exit_code = code;
     raw_output = out;
     std::ifstream err(dir + ".stderr");

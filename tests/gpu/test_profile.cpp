@@ -10,26 +10,15 @@
 #include <filesystem>
 #include <string>
 
+#include "aisp_command.hpp"
+
 using nlohmann::json;
 
 namespace {
 
-std::string aisp_exe() {
-  if (const char* e = std::getenv("AISP_EXE")) return e;
-  auto self = std::filesystem::read_symlink("/proc/self/exe");
-  auto beside = self.parent_path().parent_path() / "aisp";
-  return std::filesystem::exists(beside) ? beside.string() : AISP_EXE;
-}
-
+// `aisp <args>`'s stdout (with its stderr when asked); the exit code in *code.
 std::string run(const std::string& args, int* code, bool with_stderr = false) {
-  std::string cmd = "'" + aisp_exe() + "' " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  int st = pclose(p);
-  *code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return out;
+  return shell_output("'" + aisp_exe() + "' " + args + (with_stderr ? " 2>&1" : " 2>/dev/null"), code);
 }
 
 class Profile : public ::testing::Test {
