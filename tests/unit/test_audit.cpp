@@ -35,6 +35,12 @@ struct TraceBuilder {
                        harness_thread ? 0 : -1, harness_thread, harness_thread ? 1u : 99u});
     t.activities.push_back({AuditActivity::Kind::kernel, c, start, end, 0, stream, name, false});
   }
+  // A kernel no API call of the trace launched (a graph's conditional node, a device-side launch, work
+  // started before the audit): its correlation id matches no call.
+  void unlaunched_kernel(uint64_t start, uint64_t end, const std::string& name = "cond_step", uint32_t stream = 15,
+                         uint32_t correlation = 9999) {
+    t.activities.push_back({AuditActivity::Kind::kernel, correlation, start, end, 0, stream, name, false});
+  }
 };
 
 bool has(const AuditSummary& s, const std::string& check, const std::string& text = "") {
@@ -125,7 +131,7 @@ TEST(Audit, KernelNeverSeenInVerificationIsK8) {
 TEST(Audit, UnattributedWorkDuringTheAuditIsK8) {
   TraceBuilder b;
   b.run_kernel(101'000, 150'000);
-  b.t.activities.push_back({AuditActivity::Kind::kernel, 5555, 50'000, 300'000, 0, 11, "persistent", false});
+  b.unlaunched_kernel(50'000, 300'000, "persistent", 11, 5555);
   EXPECT_TRUE(has(analyze_audit(b.t), "K8", "launched before it"));
 }
 
@@ -154,18 +160,12 @@ TEST(Audit, RepeatedFindingsAreMergedWithACount) {
   EXPECT_TRUE(has(s, "K8", "(3 times)"));
 }
 
-}  // namespace
-}  // namespace aisp
-
-namespace aisp {
-namespace {
-
 // A graph's conditional node (or a device-side launch) runs kernels no API callback launched. Inside a
 // sample's window they are that sample's run() work; straddling windows they are still K8.
 TEST(Audit, DeviceLaunchedWorkInsideTheWindowIsRunWork) {
   TraceBuilder b;
   b.run_kernel(101'000, 120'000, 7, true, "graph_launch_body");
-  b.t.activities.push_back({AuditActivity::Kind::kernel, 9999, 121'000, 150'000, 0, 15, "cond_step", false});
+  b.unlaunched_kernel(121'000, 150'000);
   AuditSummary s = analyze_audit(b.t);
   EXPECT_TRUE(s.findings.empty()) << s.findings.front().detail;
   EXPECT_TRUE(s.kernels.contains("cond_step"));
@@ -174,14 +174,14 @@ TEST(Audit, DeviceLaunchedWorkInsideTheWindowIsRunWork) {
 TEST(Audit, DeviceLaunchedWorkOutsideEveryWindowIsK8) {
   TraceBuilder b;
   b.run_kernel(101'000, 150'000);
-  b.t.activities.push_back({AuditActivity::Kind::kernel, 9999, 50'000, 90'000, 0, 15, "cond_step", false});
+  b.unlaunched_kernel(50'000, 90'000);
   EXPECT_TRUE(has(analyze_audit(b.t), "K8", "launched before it"));
 }
 
 TEST(Audit, DeviceLaunchedWorkEndingAfterItsWindowIsLate) {
   TraceBuilder b;
   b.run_kernel(101'000, 150'000);
-  b.t.activities.push_back({AuditActivity::Kind::kernel, 9999, 150'000, 260'000, 0, 15, "cond_step", false});
+  b.unlaunched_kernel(150'000, 260'000);
   EXPECT_TRUE(has(analyze_audit(b.t), "K8", "after the timed window closed"));
 }
 
@@ -199,12 +199,6 @@ TEST(Audit, DeviceLaunchedWorkInAVerificationRunIsVerifiedWork) {
   EXPECT_TRUE(s.kernels.contains("cond_step"));
 }
 
-}  // namespace
-}  // namespace aisp
-
-namespace aisp {
-namespace {
-
 // CUPTI stamps the first device-launched kernel of an audit early (H100, driver 580: 654 us before its
 // window). A kernel verification saw is still run()'s work, and the sample that launched the graph is
 // not empty; a device-launched kernel nobody verified, outside every window, stays K8.
@@ -213,7 +207,7 @@ TEST(Audit, EarlyStampedDeviceKernelOfAGraphLaunchIsNotAFinding) {
   b.t.verified_kernels = {"cond_body"};
   uint32_t c = b.next++;
   b.t.calls.push_back({c, "cudaGraphLaunch", AuditPhase::run, 0, true, 1});
-  b.t.activities.push_back({AuditActivity::Kind::kernel, 9999, 5'000, 9'000, 0, 15, "cond_body", false});
+  b.unlaunched_kernel(5'000, 9'000, "cond_body");
   AuditSummary s = analyze_audit(b.t);
   EXPECT_TRUE(s.findings.empty()) << s.findings.front().detail;
   b.t.verified_kernels = {"other"};
