@@ -33,7 +33,26 @@ struct TempDir {
     fs::create_directories((path / rel).parent_path());
     std::ofstream(path / rel) << text;
   }
+  // A shell script that stands in for aisp (so no GPU and no real binary are needed); its path.
+  std::string fake_aisp(const std::string& script) {
+    touch("fake_aisp", script);
+    fs::permissions(path / "fake_aisp", fs::perms::owner_all);
+    return (path / "fake_aisp").string();
+  }
 };
+
+Tool& tool_named(std::vector<Tool>& tools, const std::string& name) {
+  for (auto& t : tools)
+    if (t.name == name) return t;
+  throw std::runtime_error("no tool " + name);
+}
+
+// One call as a client makes it: these arguments, never cancelled, progress ignored.
+json call_tool(Tool& tool, const json& args) {
+  std::atomic<bool> cancelled{false};
+  ToolCall call{args, cancelled, [](double, double, const std::string&) {}};
+  return tool.run(call);
+}
 
 CommandSpec probe_spec() {
   return {{"hw", "memory"},
@@ -93,11 +112,10 @@ TEST(McpTools, DerivedSchemaAndArgvAreSafe) {
 // The hw disk probe's file size is bounded; its directory is the server's.
 TEST(McpTools, DiskProbeIsBoundedAndWritesOnlyToItsScratch) {
   TempDir dir;
-  dir.touch("fake_aisp", "#!/bin/sh\nfor a in \"$@\"; do case $a in --dir=*) d=${a#--dir=};; esac; done\n"
-                         "touch \"$d/.aisp_disk_probe_$$\"\nprintf '{\"argv\":\"%s\",\"dir\":\"%s\"}\\n' \"$*\" \"$d\"\n");
-  fs::permissions(dir.path / "fake_aisp", fs::perms::owner_all);
   ServerConfig c;
-  c.aisp_exe = (dir.path / "fake_aisp").string();
+  c.aisp_exe = dir.fake_aisp(
+      "#!/bin/sh\nfor a in \"$@\"; do case $a in --dir=*) d=${a#--dir=};; esac; done\n"
+      "touch \"$d/.aisp_disk_probe_$$\"\nprintf '{\"argv\":\"%s\",\"dir\":\"%s\"}\\n' \"$*\" \"$d\"\n");
   c.artifacts_dir = dir.path / "artifacts";
   c.commands = {{{"hw", "disk"},
                  "Disk.",
@@ -107,19 +125,13 @@ TEST(McpTools, DiskProbeIsBoundedAndWritesOnlyToItsScratch) {
                   {"mib", "--mib", "number", false, false, "file size in MiB"}}}};
   JobManager jobs;
   auto tools = make_tools(c, jobs);
-  Tool* disk = nullptr;
-  for (auto& t : tools)
-    if (t.name == "aisp_hw_disk") disk = &t;
-  ASSERT_TRUE(disk);
-  const json& props = disk->input_schema["properties"];
+  Tool& disk = tool_named(tools, "aisp_hw_disk");
+  const json& props = disk.input_schema["properties"];
   EXPECT_FALSE(props.contains("dir"));
   EXPECT_FALSE(props.contains("out"));
   EXPECT_EQ(props["mib"]["maximum"], 4096.0);
-  EXPECT_FALSE(schema::validate(json{{"mib", 1e9}}, disk->input_schema).empty());
-  std::atomic<bool> cancelled{false};
-  json args = {{"mib", 16}};
-  ToolCall call{args, cancelled, [](double, double, const std::string&) {}};
-  std::string id = disk->run(call)["job_id"];
+  EXPECT_FALSE(schema::validate(json{{"mib", 1e9}}, disk.input_schema).empty());
+  std::string id = call_tool(disk, {{"mib", 16}})["job_id"];
   ASSERT_TRUE(jobs.wait(id, 10));
   JobSnapshot snap = *jobs.snapshot(id, true);
   EXPECT_EQ(snap.state, "finished");
@@ -133,10 +145,8 @@ TEST(McpTools, DiskProbeIsBoundedAndWritesOnlyToItsScratch) {
 // clear answer instead of a profiler run.
 TEST(McpTools, StoredProfileToolsAreSynchronousAndNeverProfile) {
   TempDir dir;
-  dir.touch("fake_aisp", "#!/bin/sh\necho called > '" + (dir.path / "called").string() + "'\necho '{}'\n");
-  fs::permissions(dir.path / "fake_aisp", fs::perms::owner_all);
   ServerConfig c;
-  c.aisp_exe = (dir.path / "fake_aisp").string();
+  c.aisp_exe = dir.fake_aisp("#!/bin/sh\necho called > '" + (dir.path / "called").string() + "'\necho '{}'\n");
   c.artifacts_dir = dir.path / "artifacts";
   c.db_path = dir.path / "artifacts" / "aisp.db";
   CommandOption target{"target", "", "string", false, false, "Target id"};
@@ -152,11 +162,9 @@ TEST(McpTools, StoredProfileToolsAreSynchronousAndNeverProfile) {
     EXPECT_EQ(t.annotations["readOnlyHint"], true) << t.name;
     EXPECT_FALSE(t.input_schema["properties"].contains("fresh")) << t.name;
     EXPECT_FALSE(t.input_schema["properties"].contains("from")) << t.name;
-    std::atomic<bool> cancelled{false};
     json args = t.name == "aisp_profile_compare" ? json{{"target", "ch07:copy_scalar"}} : json::object();
-    ToolCall call{args, cancelled, [](double, double, const std::string&) {}};
     try {
-      t.run(call);
+      call_tool(t, args);
       ADD_FAILURE() << t.name << " ran without a stored profile";
     } catch (const ToolError& e) {
       EXPECT_NE(std::string(e.what()).find("no stored ncu profile"), std::string::npos) << e.what();
@@ -226,33 +234,21 @@ TEST(McpTools, CatalogMergesPluginsAndSources) {
 
 TEST(McpTools, ProbeToolRunsItsCommandAsAJob) {
   TempDir dir;
-  // Stands in for aisp: prints its arguments as the JSON document a probe would print.
-  dir.touch("fake_aisp", "#!/bin/sh\nprintf '{\"argv\":\"%s\"}\\n' \"$*\"\necho 'probe done' >&2\n");
-  fs::permissions(dir.path / "fake_aisp", fs::perms::owner_all);
   ServerConfig c;
-  c.aisp_exe = (dir.path / "fake_aisp").string();
+  // Stands in for aisp: prints its arguments as the JSON document a probe would print.
+  c.aisp_exe = dir.fake_aisp("#!/bin/sh\nprintf '{\"argv\":\"%s\"}\\n' \"$*\"\necho 'probe done' >&2\n");
   c.commands = {probe_spec()};
   JobManager jobs;
   auto tools = make_tools(c, jobs);
-  auto find = [&](const std::string& name) -> Tool& {
-    for (auto& t : tools)
-      if (t.name == name) return t;
-    throw std::runtime_error("no tool " + name);
-  };
-  Tool& probe = find("aisp_hw_memory");
+  Tool& probe = tool_named(tools, "aisp_hw_memory");
   EXPECT_FALSE(probe.input_schema["properties"].contains("out"));  // output files are the server's business
-  std::atomic<bool> cancelled{false};
-  json args = {{"device", 1}, {"quick", true}};
-  ToolCall call{args, cancelled, [](double, double, const std::string&) {}};
-  json started = probe.run(call);
+  json started = call_tool(probe, {{"device", 1}, {"quick", true}});
   EXPECT_TRUE(schema::validate(started, probe.output_schema).empty());
   std::string id = started["job_id"];
   ASSERT_TRUE(jobs.wait(id, 10));
 
-  json result_args = {{"job_id", id}};
-  ToolCall result_call{result_args, cancelled, [](double, double, const std::string&) {}};
-  Tool& result_tool = find("aisp_job_result");
-  json result = result_tool.run(result_call);
+  Tool& result_tool = tool_named(tools, "aisp_job_result");
+  json result = call_tool(result_tool, {{"job_id", id}});
   EXPECT_TRUE(schema::validate(result, result_tool.output_schema).empty()) << result.dump();
   EXPECT_EQ(result["ready"], true);
   EXPECT_EQ(result["job"]["state"], "finished");
@@ -269,28 +265,21 @@ TEST(McpTools, BenchmarkRunJobSummaryAndRunDirectory) {
                      "h100_80gb_hbm3" / "20261122_090130__bench__targets-ch07_ch01" / "results" /
                      "benchmark_test_results.json";
   ASSERT_TRUE(fs::exists(results)) << results;
-  dir.touch("fake_aisp", "#!/bin/sh\nfor a in \"$@\"; do case $a in --label=*) l=${a#--label=};; "
-                         "--artifacts-dir=*) d=${a#--artifacts-dir=};; esac; done\n"
-                         "mkdir -p \"$d/runs/20260101_000000__bench__$l\"\necho 'stored run' >&2\n"
-                         "cat '" + results.string() + "'\nexit 1\n");
-  fs::permissions(dir.path / "fake_aisp", fs::perms::owner_all);
   ServerConfig c;
-  c.aisp_exe = (dir.path / "fake_aisp").string();
+  c.aisp_exe = dir.fake_aisp(
+      "#!/bin/sh\nfor a in \"$@\"; do case $a in --label=*) l=${a#--label=};; "
+      "--artifacts-dir=*) d=${a#--artifacts-dir=};; esac; done\n"
+      "mkdir -p \"$d/runs/20260101_000000__bench__$l\"\necho 'stored run' >&2\n"
+      "cat '" +
+      results.string() + "'\nexit 1\n");
   c.artifacts_dir = dir.path / "artifacts";
   c.db_path = dir.path / "artifacts" / "aisp.db";
   c.commands = {{{"bench", "run"}, "Run.", {}}};
   JobManager jobs;
   auto tools = make_tools(c, jobs);
-  auto find = [&](const std::string& name) -> Tool& {
-    for (auto& t : tools)
-      if (t.name == name) return t;
-    throw std::runtime_error("no tool " + name);
-  };
-  std::atomic<bool> cancelled{false};
   auto run = [&](const std::string& name, const json& args) {
-    ToolCall call{args, cancelled, [](double, double, const std::string&) {}};
-    Tool& t = find(name);
-    json out = t.run(call);
+    Tool& t = tool_named(tools, name);
+    json out = call_tool(t, args);
     EXPECT_TRUE(schema::validate(out, t.output_schema).empty()) << name << ": " << out.dump().substr(0, 500);
     return out;
   };
@@ -316,22 +305,14 @@ TEST(McpTools, BenchmarkRunJobSummaryAndRunDirectory) {
 
 TEST(McpTools, NoCudaContextWhileAGpuJobRuns) {
   TempDir dir;
-  dir.touch("fake_aisp", "#!/bin/sh\nprintf '{\"gpus\":[],\"error\":\"asked: %s\"}\\n' \"$*\"\n");
-  fs::permissions(dir.path / "fake_aisp", fs::perms::owner_all);
   ServerConfig c;
-  c.aisp_exe = (dir.path / "fake_aisp").string();
+  c.aisp_exe = dir.fake_aisp("#!/bin/sh\nprintf '{\"gpus\":[],\"error\":\"asked: %s\"}\\n' \"$*\"\n");
   JobManager jobs;
   auto tools = make_tools(c, jobs);
-  Tool* gpu = nullptr;
-  for (auto& t : tools)
-    if (t.name == "aisp_gpu_info") gpu = &t;
-  ASSERT_TRUE(gpu);
-  std::atomic<bool> cancelled{false};
-  json no_args = json::object();
+  Tool& gpu = tool_named(tools, "aisp_gpu_info");
   auto ask = [&] {
-    ToolCall call{no_args, cancelled, [](double, double, const std::string&) {}};
-    json r = gpu->run(call);
-    EXPECT_TRUE(schema::validate(r, gpu->output_schema).empty()) << r.dump();
+    json r = call_tool(gpu, json::object());
+    EXPECT_TRUE(schema::validate(r, gpu.output_schema).empty()) << r.dump();
     return r;
   };
   auto run_gpu_job = [&] {
@@ -379,16 +360,11 @@ TEST(McpTools, ExpectationToolsShowTheBetweenMachineSpread) {
   c.source_root = src.path;
   JobManager jobs;
   auto tools = make_tools(c, jobs);
-  std::atomic<bool> cancelled{false};
   auto run = [&](const std::string& name, const json& args) {
-    for (auto& t : tools)
-      if (t.name == name) {
-        ToolCall call{args, cancelled, [](double, double, const std::string&) {}};
-        json out = t.run(call);
-        EXPECT_TRUE(schema::validate(out, t.output_schema).empty()) << name << ": " << out.dump();
-        return out;
-      }
-    throw std::runtime_error("no tool " + name);
+    Tool& t = tool_named(tools, name);
+    json out = call_tool(t, args);
+    EXPECT_TRUE(schema::validate(out, t.output_schema).empty()) << name << ": " << out.dump();
+    return out;
   };
   json listed = run("aisp_benchmark_expectations", {{"show_all", true}});
   ASSERT_EQ(listed["entries"].size(), 2u);
@@ -410,10 +386,9 @@ TEST(McpTools, ExpectationToolsShowTheBetweenMachineSpread) {
 // unreachable so the command cannot fall back to profiling on the GPU.
 TEST(McpTools, StoredProfileToolRunsOverTheServersStore) {
   TempDir dir;
-  dir.touch("fake_aisp", "#!/bin/sh\nprintf '{\"argv\":\"%s\",\"ncu\":\"%s\",\"cwd\":\"%s\"}\\n' \"$*\" \"$AISP_NCU\" \"$(pwd)\"\n");
-  fs::permissions(dir.path / "fake_aisp", fs::perms::owner_all);
   ServerConfig c;
-  c.aisp_exe = (dir.path / "fake_aisp").string();
+  c.aisp_exe =
+      dir.fake_aisp("#!/bin/sh\nprintf '{\"argv\":\"%s\",\"ncu\":\"%s\",\"cwd\":\"%s\"}\\n' \"$*\" \"$AISP_NCU\" \"$(pwd)\"\n");
   c.artifacts_dir = dir.path / "artifacts";
   c.db_path = dir.path / "artifacts" / "aisp.db";
   {
@@ -432,13 +407,8 @@ TEST(McpTools, StoredProfileToolRunsOverTheServersStore) {
                   {"fresh", "--fresh", "boolean", false, false, "Profile now"}}}};
   JobManager jobs;
   auto tools = make_tools(c, jobs);
-  auto found = std::find_if(tools.begin(), tools.end(), [](const Tool& t) { return t.name == "aisp_profile_compare"; });
-  ASSERT_NE(found, tools.end());
-  Tool& cmp = *found;
-  std::atomic<bool> cancelled{false};
-  json args = {{"target", "ch07:transpose"}};
-  ToolCall call{args, cancelled, [](double, double, const std::string&) {}};
-  json out = cmp.run(call);
+  Tool& cmp = tool_named(tools, "aisp_profile_compare");
+  json out = call_tool(cmp, {{"target", "ch07:transpose"}});
   EXPECT_TRUE(schema::validate(out, cmp.output_schema).empty()) << out.dump();
   EXPECT_EQ(out["document"]["argv"], "profile compare --json --db=" + c.db_path.string() + " --artifacts-dir=" +
                                          c.artifacts_dir.string() + " -- ch07:transpose");
@@ -446,9 +416,7 @@ TEST(McpTools, StoredProfileToolRunsOverTheServersStore) {
   EXPECT_EQ(fs::path(out["document"]["cwd"].get<std::string>()), c.work_dir());
   EXPECT_TRUE(jobs.list().empty());
   // Another target has no stored profile: refused before any child starts.
-  json other = {{"target", "ch07:copy_scalar"}};
-  ToolCall call2{other, cancelled, [](double, double, const std::string&) {}};
-  EXPECT_THROW(cmp.run(call2), ToolError);
+  EXPECT_THROW(call_tool(cmp, {{"target", "ch07:copy_scalar"}}), ToolError);
 }
 
 }  // namespace
