@@ -25,14 +25,7 @@ __global__ void rmsnorm(const __nv_bfloat16* __restrict__ x, const __nv_bfloat16
   const int lane = threadIdx.x % 32;
   if (row >= rows) return;
   const uint4* xr = reinterpret_cast<const uint4*>(x + row * dim);
-  float ss = 0.0f;
-  for (int c = lane; c < dim / 8; c += 32) {
-    float f[8];
-    unpack8(xr[c], f);
-#pragma unroll
-    for (int i = 0; i < 8; ++i) ss = fmaf(f[i], f[i], ss);
-  }
-  const float r = rsqrtf(warp_sum(ss) / dim + kRmsEps);
+  const float r = rsqrtf(warp_sum(row_sumsq_lane(xr, dim, lane)) / dim + kRmsEps);
   for (int c = lane; c < dim / 8; c += 32) {
     float f[8], gf[8];
     unpack8(xr[c], f);

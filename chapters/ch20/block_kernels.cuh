@@ -42,12 +42,9 @@ __device__ __forceinline__ uint4 pack8(const float (&f)[8]) {
 // result is 0 (the true value is below 1e-36). Used by both sides of bf16_mlp.
 __device__ __forceinline__ float silu(float x) { return __fdividef(x, 1.0f + __expf(-x)); }
 
-// One warp per row of `dim` (a multiple of 256): rstd[row] = 1 / sqrt(mean(x^2) + eps).
-__global__ void row_rstd(const __nv_bfloat16* __restrict__ x, int64_t rows, int dim, float* __restrict__ rstd) {
-  const int64_t row = (blockIdx.x * int64_t(blockDim.x) + threadIdx.x) / 32;
-  const int lane = threadIdx.x % 32;
-  if (row >= rows) return;
-  const uint4* xr = reinterpret_cast<const uint4*>(x + row * dim);
+// This lane's share of sum(x^2) over one row `xr` of `dim` bf16 that a warp reads 8 values (16 bytes) per
+// lane at a time; warp_sum() of it is the row's sum. Every RMSNorm of the ch20 blocks starts with it.
+__device__ __forceinline__ float row_sumsq_lane(const uint4* __restrict__ xr, int dim, int lane) {
   float ss = 0.0f;
   for (int c = lane; c < dim / 8; c += 32) {
     float f[8];
@@ -55,7 +52,15 @@ __global__ void row_rstd(const __nv_bfloat16* __restrict__ x, int64_t rows, int 
 #pragma unroll
     for (int i = 0; i < 8; ++i) ss = fmaf(f[i], f[i], ss);
   }
-  ss = warp_sum(ss);
+  return ss;
+}
+
+// One warp per row of `dim` (a multiple of 256): rstd[row] = 1 / sqrt(mean(x^2) + eps).
+__global__ void row_rstd(const __nv_bfloat16* __restrict__ x, int64_t rows, int dim, float* __restrict__ rstd) {
+  const int64_t row = (blockIdx.x * int64_t(blockDim.x) + threadIdx.x) / 32;
+  const int lane = threadIdx.x % 32;
+  if (row >= rows) return;
+  const float ss = warp_sum(row_sumsq_lane(reinterpret_cast<const uint4*>(x + row * dim), dim, lane));
   if (lane == 0) rstd[row] = rsqrtf(ss / dim + kRmsEps);
 }
 

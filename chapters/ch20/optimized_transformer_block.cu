@@ -29,6 +29,7 @@
 // same block with its GEMMs on bf16_mlp_gemm.cuh's kernel (optimized_transformer_block_rowstore.cu) is 1.199 ms, 2.382x.
 #include "../ch10/flash_attention_wgmma.cuh"
 #include "../ch10/gemm_ws_kernel.cuh"
+#include "block_flash.cuh"
 #include "transformer_block.cuh"
 
 namespace {
@@ -67,9 +68,6 @@ struct RstdGelu {
 using QkvGemm = ws_gemm::WsGemm</*persistent=*/true, /*cluster=*/1, QkvScatter>;
 using ResidualGemm = ws_gemm::WsGemm<true, 1, StoreResidual>;
 using UpGemm = ws_gemm::WsGemm<true, 1, RstdGelu>;
-constexpr auto kFlash = fa_wgmma::flash_fwd_wgmma_kernel</*causal=*/true, /*overlap=*/true, /*pingpong=*/true,
-                                                         /*split release=*/true, /*setmaxnreg=*/true>;
-
 class OptimizedTransformerBlock : public TransformerBlockBase {
  public:
   void run(aisp::Context& ctx) override {
@@ -80,9 +78,7 @@ class OptimizedTransformerBlock : public TransformerBlockBase {
     const auto* x = ctx.buffer("x").as<const __nv_bfloat16>();
     launch_row_rstd(st, x, t, static_cast<int>(d), rstd1_);
     qkv_.launch(st, x, wqkv_, QkvScatter{q_, k_, v_, rstd1_, seq, heads, static_cast<int>(d)}, t, 3 * d, d);
-    kFlash<<<dim3(static_cast<unsigned>(seq / fa_wgmma::kBr), static_cast<unsigned>(bh)), fa_wgmma::kThreads,
-             fa_wgmma::kSmemBytes, st>>>(maps_[0], maps_[1], maps_[2], o_, seq, softmax_scale() * 1.4426950408889634f);
-    AISP_LAUNCH_CHECK();
+    flash_.launch(st, o_, seq, bh, softmax_scale());
     launch_merge_heads(st, o_, t, seq, heads, om_);
     out_.launch(st, om_, ctx.buffer("wo").data, StoreResidual{a_, x, static_cast<int>(d)}, t, d, d);
     launch_row_rstd(st, a_, t, static_cast<int>(d), rstd2_);
@@ -119,18 +115,14 @@ class OptimizedTransformerBlock : public TransformerBlockBase {
     out_.prepare(dev, t, d, d);
     up_.prepare(dev, t, f, d);
     down_.prepare(dev, t, d, f);
-    AISP_CUDA_CHECK(cudaFuncSetAttribute(kFlash, cudaFuncAttributeMaxDynamicSharedMemorySize, fa_wgmma::kSmemBytes));
-    // The flash kernel's TMA maps: [bh * seq][128] rows, 64 x 128 boxes, 128-byte swizzle (its own encoder's
-    // format, which ch10's GEMM encoder produces for cols = 128, box rows = 128).
-    const __nv_bfloat16* qkv[3] = {q_, k_, v_};
-    for (int i = 0; i < 3; ++i) maps_[i] = sm90::encode_kmajor_bf16(qkv[i], bh * ctx.param("seq"), kHeadDim, 128);
+    flash_.prepare(q_, k_, v_, bh * ctx.param("seq"));
   }
 
  private:
   QkvGemm qkv_;
   ResidualGemm out_, down_;
   UpGemm up_;
-  CUtensorMap maps_[3]{};
+  BlockFlash flash_;
   float *rstd1_ = nullptr, *rstd2_ = nullptr;
   __nv_bfloat16 *q_ = nullptr, *k_ = nullptr, *v_ = nullptr, *o_ = nullptr, *om_ = nullptr, *a_ = nullptr,
                 *h_ = nullptr, *wqkv_ = nullptr, *w1_ = nullptr;

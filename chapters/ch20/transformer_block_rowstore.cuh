@@ -18,6 +18,7 @@
 #pragma once
 #include "../ch10/flash_attention_wgmma.cuh"
 #include "bf16_mlp_gemm.cuh"
+#include "block_flash.cuh"
 #include "transformer_block.cuh"
 
 namespace tb_rowstore {
@@ -32,15 +33,7 @@ __global__ void row_rstd_zero(const __nv_bfloat16* __restrict__ x, int64_t rows,
   const int64_t row = (blockIdx.x * int64_t(blockDim.x) + threadIdx.x) / 32;
   const int lane = threadIdx.x % 32;
   if (row >= rows) return;
-  const uint4* xr = reinterpret_cast<const uint4*>(x + row * dim);
-  float ss = 0.0f;
-  for (int c = lane; c < dim / 8; c += 32) {
-    float f[8];
-    unpack8(xr[c], f);
-#pragma unroll
-    for (int i = 0; i < 8; ++i) ss = fmaf(f[i], f[i], ss);
-  }
-  ss = warp_sum(ss);
+  const float ss = warp_sum(row_sumsq_lane(reinterpret_cast<const uint4*>(x + row * dim), dim, lane));
   if (lane == 0) {
     rstd[row] = rsqrtf(ss / dim + kRmsEps);
     if (zero) zero[row] = 0.0f;
@@ -139,9 +132,6 @@ struct RowRstdGelu {
   }
 };
 
-constexpr auto kFlash = fa_wgmma::flash_fwd_wgmma_kernel</*causal=*/true, /*overlap=*/true, /*pingpong=*/true,
-                                                         /*split release=*/true, /*setmaxnreg=*/true>;
-
 template <bool kUpPingPong, bool kFuseNorm2>
 class RowstoreBlock : public TransformerBlockBase {
  public:
@@ -154,9 +144,7 @@ class RowstoreBlock : public TransformerBlockBase {
     row_rstd_zero<<<static_cast<unsigned>((t * 32 + 255) / 256), 256, 0, st>>>(x, t, di, rstd1_, kFuseNorm2 ? ss2_ : nullptr);
     AISP_LAUNCH_CHECK();
     qkv_.launch(st, x, wqkv_, RowQkv{q_, k_, v_, rstd1_, seq, heads, di}, t, 3 * d, d);
-    kFlash<<<dim3(static_cast<unsigned>(seq / fa_wgmma::kBr), static_cast<unsigned>(bh)), fa_wgmma::kThreads,
-             fa_wgmma::kSmemBytes, st>>>(maps_[0], maps_[1], maps_[2], o_, seq, softmax_scale() * 1.4426950408889634f);
-    AISP_LAUNCH_CHECK();
+    flash_.launch(st, o_, seq, bh, softmax_scale());
     launch_merge_heads(st, o_, t, seq, heads, om_);
     out_.launch(st, om_, wo_, RowResidualSumSq{a_, x, kFuseNorm2 ? ss2_ : nullptr, di}, t, d, d);
     if constexpr (!kFuseNorm2) launch_row_rstd(st, a_, t, di, rstd2_);
@@ -205,9 +193,7 @@ class RowstoreBlock : public TransformerBlockBase {
     out_.prepare(dev, t, d, d);
     up_.prepare(dev, t, f, d);
     down_.prepare(dev, t, d, f);
-    AISP_CUDA_CHECK(cudaFuncSetAttribute(kFlash, cudaFuncAttributeMaxDynamicSharedMemorySize, fa_wgmma::kSmemBytes));
-    const __nv_bfloat16* qkv[3] = {q_, k_, v_};
-    for (int i = 0; i < 3; ++i) maps_[i] = sm90::encode_kmajor_bf16(qkv[i], bh * ctx.param("seq"), kHeadDim, 128);
+    flash_.prepare(q_, k_, v_, bh * ctx.param("seq"));
   }
 
  private:
@@ -215,7 +201,7 @@ class RowstoreBlock : public TransformerBlockBase {
   mlp_gemm::Gemm<false, 1, RowResidualSumSq> out_;
   mlp_gemm::Gemm<kUpPingPong, 1, RowRstdGelu<kFuseNorm2>> up_;
   mlp_gemm::Gemm<false, 1, mlp_gemm::RowResidual> down_;
-  CUtensorMap maps_[3]{};
+  BlockFlash flash_;
   float *rstd1_ = nullptr, *rstd2_ = nullptr, *ss2_ = nullptr;
   __nv_bfloat16 *q_ = nullptr, *k_ = nullptr, *v_ = nullptr, *o_ = nullptr, *om_ = nullptr, *a_ = nullptr, *h_ = nullptr,
                 *wqkv_ = nullptr, *wo_ = nullptr, *w1_ = nullptr, *w2_ = nullptr;
