@@ -14,36 +14,21 @@
 
 namespace {
 
-class BaselineNumaAffinity : public StagedH2dBase {
+class BaselineNumaAffinity : public StagedPipelineBase {
  public:
-  void setup(aisp::Context& ctx) override {
-    StagedH2dBase::setup(ctx);
-    src_ = make_pageable_source(ctx.param("n"));
-    uploaded_ = static_cast<float*>(ctx.scratch("uploaded", ctx.param("n") * sizeof(float)));
-    uploader_ = std::make_unique<StagedUploader>(StagedUploader::Geometry{}, StagedUploader::Placement{});
-    log_numa_setup("baseline", gpu_locality(ctx.device().ordinal), *uploader_, false);
-  }
+  void run(aisp::Context& ctx) override { upload_and_add(ctx, "numa_affinity (unaware)"); }
 
-  void run(aisp::Context& ctx) override {
-    cudaStream_t s = ctx.stream();
-    host_pipeline::open_host_window(s, "numa_affinity (unaware)");
-    uploader_->upload_from(reinterpret_cast<char*>(uploaded_), reinterpret_cast<const char*>(src_.get()),
-                      ctx.param("n") * sizeof(float), s);
-    launch_staged_add(ctx, uploaded_);
-  }
-
-  void teardown(aisp::Context&) override {
-    uploader_.reset();
-    src_.reset();
-  }
   std::string technique() const override {
     return "staging pipeline, NUMA-unaware: floating threads, OS-placed pinned slots (" + numa_situation() + ")";
   }
 
- private:
-  std::unique_ptr<float[]> src_;
-  float* uploaded_ = nullptr;
-  std::unique_ptr<StagedUploader> uploader_;
+ protected:
+  // Default placement: threads float, slots from cudaHostAlloc.
+  std::unique_ptr<StagedUploader> make_uploader(aisp::Context& ctx) override {
+    auto uploader = std::make_unique<StagedUploader>(StagedUploader::Geometry{}, StagedUploader::Placement{});
+    log_numa_setup("baseline", gpu_locality(ctx.device().ordinal), *uploader, false);
+    return uploader;
+  }
 };
 
 }  // namespace

@@ -15,12 +15,6 @@ namespace {
 
 class BaselinePageableCopy : public StagedH2dBase {
  public:
-  void setup(aisp::Context& ctx) override {
-    StagedH2dBase::setup(ctx);
-    src_ = make_pageable_source(ctx.param("n"));
-    uploaded_ = static_cast<float*>(ctx.scratch("uploaded", ctx.param("n") * sizeof(float)));
-  }
-
   void run(aisp::Context& ctx) override {
     cudaStream_t s = ctx.stream();
     host_pipeline::require_eager(s, "pageable_copy (driver-staged)");
@@ -28,12 +22,7 @@ class BaselinePageableCopy : public StagedH2dBase {
     launch_staged_add(ctx, uploaded_);
   }
 
-  void teardown(aisp::Context&) override { src_.reset(); }
   std::string technique() const override { return "cudaMemcpyAsync from pageable memory (driver-staged, blocking)"; }
-
- private:
-  std::unique_ptr<float[]> src_;
-  float* uploaded_ = nullptr;
 };
 
 }  // namespace

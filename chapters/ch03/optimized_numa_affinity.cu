@@ -17,33 +17,10 @@
 
 namespace {
 
-class OptimizedNumaAffinity : public StagedH2dBase {
+class OptimizedNumaAffinity : public StagedPipelineBase {
  public:
-  void setup(aisp::Context& ctx) override {
-    StagedH2dBase::setup(ctx);
-    src_ = make_pageable_source(ctx.param("n"));
-    uploaded_ = static_cast<float*>(ctx.scratch("uploaded", ctx.param("n") * sizeof(float)));
-    const GpuLocality g = gpu_locality(ctx.device().ordinal);
-    StagedUploader::Placement placement;
-    placement.cpus = g.local_cpus;  // empty (unknown) leaves the threads floating
-    const bool bind = g.host_numa_nodes > 1 && g.numa_node >= 0;
-    if (bind) placement.numa_node = g.numa_node;
-    uploader_ = std::make_unique<StagedUploader>(StagedUploader::Geometry{}, placement);
-    log_numa_setup("optimized", g, *uploader_, bind);
-  }
+  void run(aisp::Context& ctx) override { upload_and_add(ctx, "numa_affinity (GPU-local)"); }
 
-  void run(aisp::Context& ctx) override {
-    cudaStream_t s = ctx.stream();
-    host_pipeline::open_host_window(s, "numa_affinity (GPU-local)");
-    uploader_->upload_from(reinterpret_cast<char*>(uploaded_), reinterpret_cast<const char*>(src_.get()),
-                      ctx.param("n") * sizeof(float), s);
-    launch_staged_add(ctx, uploaded_);
-  }
-
-  void teardown(aisp::Context&) override {
-    uploader_.reset();
-    src_.reset();
-  }
   std::string technique() const override {
     return "staging pipeline bound to the GPU's NUMA node: threads on its local CPUs, slots mbind'ed there (" +
            numa_situation() + ")";
@@ -54,10 +31,17 @@ class OptimizedNumaAffinity : public StagedH2dBase {
                                        : "";
   }
 
- private:
-  std::unique_ptr<float[]> src_;
-  float* uploaded_ = nullptr;
-  std::unique_ptr<StagedUploader> uploader_;
+ protected:
+  std::unique_ptr<StagedUploader> make_uploader(aisp::Context& ctx) override {
+    const GpuLocality g = gpu_locality(ctx.device().ordinal);
+    StagedUploader::Placement placement;
+    placement.cpus = g.local_cpus;  // empty (unknown) leaves the threads floating
+    const bool bind = g.host_numa_nodes > 1 && g.numa_node >= 0;
+    if (bind) placement.numa_node = g.numa_node;
+    auto uploader = std::make_unique<StagedUploader>(StagedUploader::Geometry{}, placement);
+    log_numa_setup("optimized", g, *uploader, bind);
+    return uploader;
+  }
 };
 
 }  // namespace

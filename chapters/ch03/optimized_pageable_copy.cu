@@ -19,35 +19,18 @@
 
 namespace {
 
-class OptimizedPageableCopy : public StagedH2dBase {
+class OptimizedPageableCopy : public StagedPipelineBase {
  public:
-  void setup(aisp::Context& ctx) override {
-    StagedH2dBase::setup(ctx);
-    src_ = make_pageable_source(ctx.param("n"));
-    uploaded_ = static_cast<float*>(ctx.scratch("uploaded", ctx.param("n") * sizeof(float)));
-    uploader_ = std::make_unique<StagedUploader>(StagedUploader::Geometry{}, StagedUploader::Placement{});
-  }
+  void run(aisp::Context& ctx) override { upload_and_add(ctx, "pageable_copy (staging pipeline)"); }
 
-  void run(aisp::Context& ctx) override {
-    cudaStream_t s = ctx.stream();
-    host_pipeline::open_host_window(s, "pageable_copy (staging pipeline)");
-    uploader_->upload_from(reinterpret_cast<char*>(uploaded_), reinterpret_cast<const char*>(src_.get()),
-                      ctx.param("n") * sizeof(float), s);
-    launch_staged_add(ctx, uploaded_);
-  }
-
-  void teardown(aisp::Context&) override {
-    uploader_.reset();
-    src_.reset();
-  }
   std::string technique() const override {
     return "4 host threads fill a ring of 6 x 2 MiB pinned slots; DMA of filled slots overlaps the copies";
   }
 
- private:
-  std::unique_ptr<float[]> src_;
-  float* uploaded_ = nullptr;
-  std::unique_ptr<StagedUploader> uploader_;
+ protected:
+  std::unique_ptr<StagedUploader> make_uploader(aisp::Context&) override {
+    return std::make_unique<StagedUploader>(StagedUploader::Geometry{}, StagedUploader::Placement{});
+  }
 };
 
 }  // namespace

@@ -34,18 +34,6 @@ inline aisp::Workload staged_h2d_workload() {
   return w;
 }
 
-// The base of both pairs (pageable_copy, numa_affinity): workload and buffers; each variant adds only its
-// kernels and run().
-class StagedH2dBase : public aisp::Benchmark {
- public:
-  aisp::Workload workload() const override { return staged_h2d_workload(); }
-  void setup(aisp::Context& ctx) override {
-    const int64_t n = ctx.param("n");
-    ctx.input("in", aisp::DType::f32, {n});
-    ctx.output("out", aisp::DType::f32, {n});
-  }
-};
-
 // The pageable source: ordinary heap memory, filled (and so faulted in) by the thread calling setup().
 inline std::unique_ptr<float[]> make_pageable_source(int64_t n) {
   auto src = std::make_unique<float[]>(n);
@@ -72,3 +60,53 @@ inline void launch_staged_add(aisp::Context& ctx, const float* uploaded) {
                                                     ctx.buffer("out").as<float4>(), n / 4);
   AISP_LAUNCH_CHECK();
 }
+
+// The base of both pairs (pageable_copy, numa_affinity): workload, buffers, the pageable source and the
+// device tensor it is uploaded into; each variant adds only how it uploads (run()).
+class StagedH2dBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return staged_h2d_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t n = ctx.param("n");
+    ctx.input("in", aisp::DType::f32, {n});
+    ctx.output("out", aisp::DType::f32, {n});
+    src_ = make_pageable_source(n);
+    uploaded_ = static_cast<float*>(ctx.scratch("uploaded", n * sizeof(float)));
+  }
+  void teardown(aisp::Context&) override { src_.reset(); }
+
+ protected:
+  std::unique_ptr<float[]> src_;
+  float* uploaded_ = nullptr;
+};
+
+// The three variants that upload through a StagedUploader (pageable_copy's optimized variant and both
+// numa_affinity variants): they differ only in where the uploader's threads and slots are placed
+// (make_uploader(), called once at the end of setup()).
+class StagedPipelineBase : public StagedH2dBase {
+ public:
+  void setup(aisp::Context& ctx) override {
+    StagedH2dBase::setup(ctx);
+    uploader_ = make_uploader(ctx);
+  }
+  void teardown(aisp::Context& ctx) override {
+    uploader_.reset();
+    StagedH2dBase::teardown(ctx);
+  }
+
+ protected:
+  virtual std::unique_ptr<StagedUploader> make_uploader(aisp::Context& ctx) = 0;
+
+  // The timed work: wait for the harness stream to start (so the host copies are inside the timed window,
+  // host_pipeline.hpp), stage the source through the ring, then the add on the uploaded tensor.
+  void upload_and_add(aisp::Context& ctx, const char* pair) {
+    cudaStream_t s = ctx.stream();
+    host_pipeline::open_host_window(s, pair);
+    uploader_->upload_from(reinterpret_cast<char*>(uploaded_), reinterpret_cast<const char*>(src_.get()),
+                           ctx.param("n") * sizeof(float), s);
+    launch_staged_add(ctx, uploaded_);
+  }
+
+ private:
+  std::unique_ptr<StagedUploader> uploader_;
+};
