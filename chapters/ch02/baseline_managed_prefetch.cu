@@ -15,24 +15,12 @@ namespace {
 
 class BaselineManagedPrefetch : public ManagedPrefetchBase {
  public:
-  void setup(aisp::Context& ctx) override {
-    ManagedPrefetchBase::setup(ctx);
-    data_ = make_managed_data(ctx);
-  }
-
   void run(aisp::Context& ctx) override {
     reset_managed_to_host(ctx, data_);
     launch_managed_add(ctx, data_);  // faults migrate `data` to the GPU page by page
   }
 
-  void teardown(aisp::Context&) override {
-    if (data_) AISP_CUDA_CHECK(cudaFree(data_));
-    data_ = nullptr;
-  }
   std::string technique() const override { return "kernel reads managed memory resident on the host: on-demand page faults"; }
-
- private:
-  float* data_ = nullptr;
 };
 
 }  // namespace

@@ -34,17 +34,6 @@ inline aisp::Workload managed_prefetch_workload() {
   return w;
 }
 
-// The pair's base: its workload and buffers; each variant adds only its kernels and run().
-class ManagedPrefetchBase : public aisp::Benchmark {
- public:
-  aisp::Workload workload() const override { return managed_prefetch_workload(); }
-  void setup(aisp::Context& ctx) override {
-    const int64_t n = ctx.param("n");
-    ctx.input("in", aisp::DType::f32, {n});
-    ctx.output("out", aisp::DType::f32, {n});
-  }
-};
-
 // The managed buffer, written by the CPU (so its pages start in host memory).
 inline float* make_managed_data(aisp::Context& ctx) {
   int concurrent = 0;
@@ -57,6 +46,26 @@ inline float* make_managed_data(aisp::Context& ctx) {
   for (int64_t i = 0; i < n; ++i) data[i] = host_pipeline::pattern_value(i);
   return data;
 }
+
+// The pair's base: its workload, buffers and the managed data (allocated and written by the CPU in setup(),
+// freed in teardown()); each variant adds only its run().
+class ManagedPrefetchBase : public aisp::Benchmark {
+ public:
+  aisp::Workload workload() const override { return managed_prefetch_workload(); }
+  void setup(aisp::Context& ctx) override {
+    const int64_t n = ctx.param("n");
+    ctx.input("in", aisp::DType::f32, {n});
+    ctx.output("out", aisp::DType::f32, {n});
+    data_ = make_managed_data(ctx);
+  }
+  void teardown(aisp::Context&) override {
+    if (data_) AISP_CUDA_CHECK(cudaFree(data_));
+    data_ = nullptr;
+  }
+
+ protected:
+  float* data_ = nullptr;
+};
 
 inline cudaMemLocation host_location() {
   cudaMemLocation loc{};

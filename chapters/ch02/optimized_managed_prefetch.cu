@@ -17,11 +17,6 @@ namespace {
 
 class OptimizedManagedPrefetch : public ManagedPrefetchBase {
  public:
-  void setup(aisp::Context& ctx) override {
-    ManagedPrefetchBase::setup(ctx);
-    data_ = make_managed_data(ctx);
-  }
-
   void run(aisp::Context& ctx) override {
     reset_managed_to_host(ctx, data_);
     AISP_CUDA_CHECK(cudaMemPrefetchAsync(data_, ctx.param("n") * sizeof(float), device_location(ctx.device().ordinal), 0,
@@ -29,14 +24,7 @@ class OptimizedManagedPrefetch : public ManagedPrefetchBase {
     launch_managed_add(ctx, data_);
   }
 
-  void teardown(aisp::Context&) override {
-    if (data_) AISP_CUDA_CHECK(cudaFree(data_));
-    data_ = nullptr;
-  }
   std::string technique() const override { return "cudaMemPrefetchAsync to the GPU before the kernel"; }
-
- private:
-  float* data_ = nullptr;
 };
 
 }  // namespace
