@@ -5,20 +5,13 @@
 # store at all the shipped reference dataset's H200 profile gives them. The
 # --endpoint path runs against a local fake chat-completions server (python3 http.server): the facts
 # reach it, its prose comes back, and the API key never appears in aisp's output, errors or JSON.
-set -u
+# shellcheck source=lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
 aisp="$1"
-root="$(cd "$(dirname "$0")/../.." && pwd)"
 ref="$root/results/reference/h100_80gb_hbm3"
-fail() { echo "FAIL: $*"; exit 1; }
-expect_code() {  # expect_code <code> <command...>: runs it, keeps stdout+stderr in $out
-  local want=$1; shift
-  out=$("$@" 2>&1); local got=$?
-  [ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want. Output:
-$out"
-}
-tmp=$(mktemp -d)
+make_tmp
 server_pid=""
-trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+on_exit() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; }
 db="$tmp/ref.db"
 # The finished runs only (an interrupted run directory would be refused by ingest).
 runs=()

@@ -2,20 +2,12 @@
 # `aisp bench analyze|whatif|stacking|power|cost|scaling|report|export|utils` on the committed H100
 # reference runs (results/reference/): every command answers from the store and from --data, --json is
 # valid JSON, and the figures are the measured ones.
-set -u
+# shellcheck source=lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
 aisp="$1"
-root="$(cd "$(dirname "$0")/../.." && pwd)"
 ref="$root/results/reference/h100_80gb_hbm3"
-fail() { echo "FAIL: $*"; exit 1; }
-expect_code() {  # expect_code <code> <command...>: runs it, keeps output in $out
-  local want=$1; shift
-  out=$("$@" 2>&1); local got=$?
-  [ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want. Output:
-$out"
-}
 json_ok() { python3 -c 'import json,sys; json.load(sys.stdin)' <<<"$out" || fail "not JSON: $out"; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+make_tmp
 db="$tmp/ref.db"
 # The 2026-11-22 runs (ch07 + ch01): the figures below were written against them.
 expect_code 0 "$aisp" bench ingest "$ref"/20261122_* --db "$db"

@@ -2,17 +2,12 @@
 # Renders `aisp bench report` of the H100 reference runs with headless Chromium to a PNG and checks that it
 # is a real picture. Skipped (exit 77) with the reason when Chromium is not installed. Set
 # AISP_REPORT_PNG=<path> to keep the PNG (docs/images/report_reference.png was made that way).
-set -u
+# shellcheck source=lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
 aisp="$1"
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-fail() { echo "FAIL: $*"; exit 1; }
 browser=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$browser" ]; then
-  echo "SKIP: chromium is not installed (Debian package 'chromium'; scripts/setup.sh installs it)"
-  exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+[ -n "$browser" ] || skip "chromium is not installed (Debian package 'chromium'; scripts/setup.sh installs it)"
+make_tmp
 "$aisp" bench ingest "$root"/results/reference/h100_80gb_hbm3/2026* --db "$tmp/ref.db" >/dev/null || fail "ingest"
 "$aisp" bench report --db "$tmp/ref.db" --title "aisp report: H100 reference runs" -o "$tmp/report.html" 2>/dev/null \
   || fail "report"

@@ -1,17 +1,10 @@
 #!/usr/bin/env bash
 # `aisp clean`: dry run by default, --older-than / --keep retention on runs/ and profiles/, a running run
 # kept, hw/ and calibration/ never touched, the store only with --include-store, usage error without a limit.
-set -u
+# shellcheck source=lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
 aisp="$1"
-fail() { echo "FAIL: $*"; exit 1; }
-expect_code() {
-  local want=$1; shift
-  out=$("$@" 2>&1); local got=$?
-  [ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want. Output:
-$out"
-}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+make_tmp
 a="$tmp/artifacts"
 new=$(date -u +%Y%m%d_%H%M%S)
 mkdir -p "$a/runs/20200101_000000__bench__old" "$a/runs/20200301_000000__bench__older2" "$a/runs/${new}__bench__new" \

@@ -1,14 +1,8 @@
 #!/usr/bin/env bash
 # CLI behaviour that needs no GPU: version, help, discovery, usage errors with exit code 2.
-set -u
+# shellcheck source=lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
 aisp="$1"
-fail() { echo "FAIL: $*"; exit 1; }
-expect_code() {  # expect_code <code> <command...>: runs it, keeps output in $out
-  local want=$1; shift
-  out=$("$@" 2>&1); local got=$?
-  [ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want. Output:
-$out"
-}
 expect_code 0 "$aisp" --version
 grep -q '^aisp ' <<<"$out" || fail "--version printed: $out"
 expect_code 0 "$aisp" --help

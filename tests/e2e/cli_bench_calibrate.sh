@@ -1,17 +1,10 @@
 #!/usr/bin/env bash
 # `bench run` / `bench calibrate` without a GPU: the requests the runner refuses (exit 2, nothing left
 # behind) and `calibrate --from-run`, which computes a noise floor from a committed A/A run on a CPU.
-set -u
+# shellcheck source=lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
 aisp="$1"
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-fail() { echo "FAIL: $*"; exit 1; }
-expect_code() {  # expect_code <code> <command...>: runs it, keeps output in $out
-  local want=$1; shift
-  out=$("$@" 2>&1); local got=$?
-  [ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want. Output:
-$out"
-}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+make_tmp
 aa="$root/results/reference/h100_80gb_hbm3/20261122_085521__bench__calibrate-ch07_ch01"
 
 expect_code 2 "$aisp" bench calibrate

@@ -2,17 +2,10 @@
 # The issue-28 bench-run options through the real command line, without a GPU: each malformed value is a
 # usage error (exit 2) naming its flag, found before any GPU work (tests/unit/test_bench_request.cpp checks
 # what the runner does with valid ones; tests/e2e/gpu_bench_options.sh runs them on a GPU).
-set -u
+# shellcheck source=lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
 aisp="$1"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-expect_code() {  # expect_code <code> <command...>: runs it, keeps output in $out
-  local want=$1; shift
-  out=$("$@" 2>&1); local got=$?
-  [ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want. Output:
-$out"
-}
+make_tmp
 run() { expect_code 2 "$aisp" bench run --targets ch07:copy_scalar --artifacts-dir "$tmp" --no-db "$@"; }
 run --target-extra-arg 'ch07:copy_scalar=--mode hot'
 grep -q -- "--target-extra-arg" <<<"$out" && grep -q "'--mode' is not a per-target option" <<<"$out" || fail "unknown per-target option: $out"

@@ -3,17 +3,10 @@
 # refused for want of GPUs (before any worker starts), the printed launch plan gives every rank NCCL_NVLS_ENABLE=0 and its own
 # RANK, more ranks than GPUs is a usage error naming the counts, and `aisp cluster slurm` writes a script bash
 # can parse. Nothing here starts a worker.
-set -u
+# shellcheck source=lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
 aisp="$1"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-expect_code() {  # expect_code <code> <command...>: runs it, keeps output in $out
-  local want=$1; shift
-  out=$("$@" 2>&1); local got=$?
-  [ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want. Output:
-$out"
-}
+make_tmp
 run() { "$aisp" bench run --targets ch04 --artifacts-dir "$tmp" --no-db "$@"; }
 
 expect_code 2 run --nproc-per-node 2

@@ -1,17 +1,10 @@
 #!/usr/bin/env bash
 # The results store from the CLI, on hand-written run directories (no GPU): ingest (idempotent), runs,
 # history, compare-runs, and the bad-input rules (corrupt store, truncated results: named, untouched).
-set -u
+# shellcheck source=lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
 aisp="$1"
-fail() { echo "FAIL: $*"; exit 1; }
-expect_code() {  # expect_code <code> <command...>: runs it, keeps output in $out
-  local want=$1; shift
-  out=$("$@" 2>&1); local got=$?
-  [ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want. Output:
-$out"
-}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+make_tmp
 db="$tmp/aisp.db"
 
 write_run() {  # write_run <name> <baseline ms> <optimized ms>

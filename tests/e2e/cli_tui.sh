@@ -3,19 +3,17 @@
 # and read), over a store of the committed H100/H200 reference runs plus a run "in progress"; then the
 # --simple menu through a pipe. Exit 77 (skipped, reason printed) only when tmux is not installed.
 # Usage: cli_tui.sh <aisp> <build dir> [capture dir: the screens are saved there as text]
-set -u
+# shellcheck source=lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
 aisp=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")  # absolute: the panes start elsewhere
 captures=${3:-}
-src=$(cd "$(dirname "$0")/../.." && pwd)
-fail() { echo "FAIL: $*"; exit 1; }
-if ! command -v tmux >/dev/null; then echo "SKIPPED: tmux is not installed (Debian: apt-get install tmux)"; exit 77; fi
+command -v tmux >/dev/null || skip "tmux is not installed (Debian: apt-get install tmux)"
 
-tmp=$(mktemp -d)
+make_tmp
 sock=$tmp/tmux.sock
-cleanup() { tmux -S "$sock" kill-server 2>/dev/null; rm -rf "$tmp"; }
-trap cleanup EXIT
+on_exit() { tmux -S "$sock" kill-server 2>/dev/null; }
 # (a reference run that did not finish is refused by ingest; the finished ones are what the screens show)
-"$aisp" bench ingest "$src"/results/reference/*/2026* --db "$tmp/artifacts/aisp.db" >/dev/null 2>&1
+"$aisp" bench ingest "$root"/results/reference/*/2026* --db "$tmp/artifacts/aisp.db" >/dev/null 2>&1
 [ -f "$tmp/artifacts/aisp.db" ] || fail "could not ingest the reference runs"
 live=$tmp/artifacts/runs/29990101_000000__bench__targets-ch07/progress
 mkdir -p "$live"

@@ -2,19 +2,11 @@
 # `aisp bench export --format pdf`: the HTML report of a committed H100 reference run printed by headless
 # Chromium; checks it is a PDF of several pages with the report's fonts and charts in it. Skipped (exit 77)
 # with the reason when Chromium is not installed; the missing-browser error is checked either way.
-set -u
+# shellcheck source=lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
 aisp="$1"
-root="$(cd "$(dirname "$0")/../.." && pwd)"
 run="$root/results/reference/h100_80gb_hbm3/20261125_005247__bench__targets-all"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-expect_code() {  # expect_code <code> <command...>: runs it, keeps output in $out
-  local want=$1; shift
-  out=$("$@" 2>&1); local got=$?
-  [ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want. Output:
-$out"
-}
+make_tmp
 # No browser: exit 2 naming where it looked; no file.
 expect_code 2 env AISP_CHROMIUM=/nonexistent/chromium "$aisp" bench export "$run" --format pdf -o "$tmp/none.pdf"
 grep -q "needs headless Chromium, not found; looked in: \$AISP_CHROMIUM (/nonexistent/chromium)" <<<"$out" \
@@ -24,9 +16,7 @@ expect_code 2 "$aisp" bench export "$run" --format pdf  # a PDF is not written t
 grep -q "give -o FILE.pdf" <<<"$out" || fail "pdf without -o: $out"
 
 browser=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
-if [ -z "$browser" ]; then
-  echo "SKIPPED: chromium is not installed (Debian package 'chromium'; scripts/setup.sh installs it)"; exit 77
-fi
+[ -n "$browser" ] || skip "chromium is not installed (Debian package 'chromium'; scripts/setup.sh installs it)"
 expect_code 0 "$aisp" bench export "$run" --format pdf -o "$tmp/report.pdf"
 grep -q "wrote $tmp/report.pdf (pdf, [0-9]* bytes, printed by " <<<"$out" || fail "export message: $out"
 python3 - "$tmp/report.pdf" <<'PY' || fail "not a plausible PDF of the report"

@@ -8,13 +8,13 @@
 #  --ncu-metric-set turns the profile step on with that preset (when ncu is present);
 #  profile ncu -- `aisp worker --once …` profiles the kernels of an arbitrary command.
 # Skips (77) with the reason without a GPU. $AISP_E2E_KEEP: a folder to keep the JSON and logs in.
-set -u
+# shellcheck source=lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
 aisp="$1" build="$2"
-if ! "$aisp" info gpu --json >/dev/null 2>&1; then echo "SKIP: no GPU (aisp info gpu found no CUDA device)"; exit 77; fi
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+require_gpu
+make_tmp
 keep="${AISP_E2E_KEEP:-$tmp}"
 mkdir -p "$keep"
-fail() { echo "FAIL: $*"; exit 1; }
 art="$tmp/artifacts"
 
 "$aisp" bench run --targets ch07:copy_scalar ch07:transpose --iterations 10 --warmup 2 --cold-start \

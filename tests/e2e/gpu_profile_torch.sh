@@ -6,11 +6,12 @@
 # Skips (77) with the reason when there is no GPU or python3 has no torch.
 # $AISP_E2E_KEEP: a folder to keep the profile directory in; $AISP_E2E_TORCH_TARGET: the target
 # (default ch14:transformer_block_torch).
-set -u
+# shellcheck source=lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
 aisp="$1"
-if ! "$aisp" info gpu --json >/dev/null 2>&1; then echo "SKIP: no GPU (aisp info gpu found no CUDA device)"; exit 77; fi
-if ! "${AISP_PYTHON:-python3}" -c "import torch, triton" >/dev/null 2>&1; then echo "SKIP: python3 has no torch/triton"; exit 77; fi
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+require_gpu
+"${AISP_PYTHON:-python3}" -c "import torch, triton" >/dev/null 2>&1 || skip "python3 has no torch/triton"
+make_tmp
 keep="${AISP_E2E_KEEP:-$tmp}"
 mkdir -p "$keep"
 target="${AISP_E2E_TORCH_TARGET:-ch14:transformer_block_torch}"
@@ -19,7 +20,7 @@ start=$(date +%s)
 code=$?
 cat "$tmp/out.txt"
 echo "profile torch exit code: $code ($(( $(date +%s) - start )) s)"
-[ "$code" -eq 0 ] || { echo "FAIL: profile torch exited $code"; exit 1; }
+[ "$code" -eq 0 ] || fail "profile torch exited $code"
 doc=$(ls -t "$keep"/profiles/*__torch__*/torch_profile.json | head -1)
 "${AISP_PYTHON:-python3}" - "$doc" <<'PY'
 import json, os, sys

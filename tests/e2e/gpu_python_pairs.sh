@@ -7,11 +7,12 @@
 # python3 has no torch/triton.
 # $AISP_E2E_KEEP: a folder to keep the run's JSON and worker logs in; $AISP_E2E_TARGETS: selectors to run instead
 # of all (e.g. "fidelity:cublas_parity validity_python"); $AISP_E2E_ITERATIONS: --iterations (30).
-set -u
+# shellcheck source=lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
 aisp="$1"
-if ! "$aisp" info gpu --json >/dev/null 2>&1; then echo "SKIP: no GPU (aisp info gpu found no CUDA device)"; exit 77; fi
-if ! python3 -c "import torch, triton" >/dev/null 2>&1; then echo "SKIP: python3 has no torch/triton"; exit 77; fi
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+require_gpu
+python3 -c "import torch, triton" >/dev/null 2>&1 || skip "python3 has no torch/triton"
+make_tmp
 keep="${AISP_E2E_KEEP:-$tmp}"
 mkdir -p "$keep"
 # Every Python pair of the chapters (issue 23) and the validity fixtures; $AISP_E2E_TARGETS narrows it.

@@ -2,19 +2,13 @@
 # `aisp hw network` and `aisp hw ib` without a GPU: loopback TCP measured for real; the NIC path through a
 # `--listen` peer (on 127.0.0.1 here, so the path is exercised, not a NIC); the clear skips; and the
 # InfiniBand listing on a fake /sys tree ($AISP_SYSFS_ROOT). Exit 77 when this build has no hw probes.
-set -u
+# shellcheck source=lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
 aisp="$1"
-tmp=$(mktemp -d)
+make_tmp
 peer=
-trap '[ -n "$peer" ] && kill "$peer" 2>/dev/null; rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-expect_code() {  # expect_code <code> <command...>: runs it, keeps output in $out
-  local want=$1; shift
-  out=$("$@" 2>&1); local got=$?
-  [ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want. Output:
-$out"
-}
-"$aisp" hw --help >/dev/null 2>&1 || { echo "SKIPPED: this aisp was built without the hw probes"; exit 77; }
+on_exit() { [ -n "$peer" ] && kill "$peer" 2>/dev/null; }
+"$aisp" hw --help >/dev/null 2>&1 || skip "this aisp was built without the hw probes"
 
 # Loopback: a measured number with its method; the NIC figure skipped with the command that measures it.
 expect_code 0 "$aisp" hw network --quick --mib 16 --json

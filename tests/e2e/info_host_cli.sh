@@ -2,18 +2,10 @@
 # `aisp info status | topology | software`: work on a machine without a GPU (every missing piece says
 # "not found" and exit 0), --json is valid, topology parses a saved nvidia-smi matrix, software reads
 # Python packages through the python3 on PATH (a stand-in here, so the answer is known).
-set -u
+# shellcheck source=lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
 aisp="$1"
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-fail() { echo "FAIL: $*"; exit 1; }
-expect_code() {
-  local want=$1; shift
-  out=$("$@" 2>&1); local got=$?
-  [ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want. Output:
-$out"
-}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+make_tmp
 
 # status: a store with one run, a run directory.
 mkdir -p "$tmp/artifacts/runs/20261125_010001__bench__x/progress"

@@ -3,11 +3,9 @@
 # tree's pairs the way discovery does (checked here against an independent count for ch07) and keeps its
 # JSON format; `make check` (scripts/check.sh) flags a mis-formatted C++ line, a shell warning, broken
 # Python and broken JSON in changed files, and passes a clean change — in a scratch git repository.
-set -u
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-fail() { echo "FAIL: $*"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
+make_tmp
 
 help=$(make -s -C "$root" help) || fail "make help failed"
 for t in $(sed -n 's/^\.PHONY: //p' "$root/Makefile"); do

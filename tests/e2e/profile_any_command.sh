@@ -3,18 +3,10 @@
 # that run the command they are given, as the real tools do, and write a report (ncu: the H100 CSV recorded
 # in tests/data/profile/transpose). Checks the tool's command line, that the command really ran, the files
 # under artifacts/profiles/, the profile document, the store, and the exit codes.
-set -u
+# shellcheck source=lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
 aisp="$1"
-src="$(cd "$(dirname "$0")/../.." && pwd)"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-expect_code() {  # expect_code <code> <command...>: runs it, keeps output in $out
-  local want=$1; shift
-  out=$("$@" 2>&1); local got=$?
-  [ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want. Output:
-$out"
-}
+make_tmp
 bin="$tmp/bin"
 mkdir -p "$bin"
 cat > "$bin/ncu" <<'FAKE'
@@ -50,7 +42,7 @@ exit $code
 FAKE
 chmod +x "$bin/ncu" "$bin/nsys"
 unset AISP_NCU AISP_NSYS
-export PATH="$bin:$PATH" FAKE_TOOL_LOG="$tmp/tools.log" FAKE_NCU_CSV="$src/tests/data/profile/transpose/baseline.csv"
+export PATH="$bin:$PATH" FAKE_TOOL_LOG="$tmp/tools.log" FAKE_NCU_CSV="$root/tests/data/profile/transpose/baseline.csv"
 art="$tmp/art"
 
 # ncu around a shell command: the command runs, the kernels of the report are printed with the seed's levels.

@@ -1,19 +1,11 @@
 #!/usr/bin/env bash
 # `aisp profile` without a GPU or the NVIDIA tools: missing tools exit 2 naming where they were looked
 # for, and the analyses run on ncu output recorded on an H100 (tests/data/profile).
-set -u
+# shellcheck source=lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
 aisp="$1"
-src="$(cd "$(dirname "$0")/../.." && pwd)"
-data="$src/tests/data/profile"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-expect_code() {  # expect_code <code> <command...>: runs it, keeps output in $out
-  local want=$1; shift
-  out=$("$@" 2>&1); local got=$?
-  [ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want. Output:
-$out"
-}
+data="$root/tests/data/profile"
+make_tmp
 
 # Missing tools: exit 2, which tool, where it looked. An explicit $AISP_NCU is the only place looked in.
 expect_code 2 env AISP_NCU=/nonexistent/ncu "$aisp" profile ncu --target ch07:copy_scalar --artifacts-dir "$tmp"
@@ -53,7 +45,7 @@ plugins="$tmp/plugins"
 mkdir -p "$plugins/ch07" "$plugins/sanitizer"
 touch "$plugins/ch07/baseline_transpose.so" "$plugins/ch07/optimized_transpose.so" \
       "$plugins/sanitizer/baseline_oob_write.so" "$plugins/sanitizer/optimized_oob_write.so"
-fake="$src/tests/e2e/fake_tools"
+fake="$root/tests/e2e/fake_tools"
 export AISP_PLUGIN_DIR="$plugins" FAKE_NCU_DATA="$data/transpose" FAKE_SANITIZER_DATA="$data" FAKE_TOOL_LOG="$tmp/tools.log"
 art="$tmp/art"
 expect_code 0 env AISP_NCU="$fake/ncu" "$aisp" profile ncu --target ch07:transpose --preset deep_dive --artifacts-dir "$art"

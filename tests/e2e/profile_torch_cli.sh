@@ -3,19 +3,11 @@
 # no target, a C++-only target, an unknown variant, a Python interpreter without torch (CI's Debian python3) or
 # none at all; and the Python worker's own refusal when a profile is asked of it without torch (its load error,
 # exit 3). The profile itself is tests/e2e/gpu_profile_torch.sh.
-set -u
+# shellcheck source=lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
 aisp="$1"
 build="$(cd "${2:-$(dirname "$1")}" && pwd)"
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-expect_code() {  # expect_code <code> <command...>: runs it, keeps output in $out
-  local want=$1; shift
-  out=$("$@" 2>&1); local got=$?
-  [ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want. Output:
-$out"
-}
+make_tmp
 
 expect_code 0 "$aisp" profile torch --help
 grep -q -- "--top" <<<"$out" || fail "--help does not list --top: $out"

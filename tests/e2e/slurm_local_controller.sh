@@ -7,16 +7,17 @@
 #      NCCL_NVLS_ENABLE=0, MASTER_ADDR/PORT and its own --targets and --label.
 # Exit 77 (skipped, reason printed) when the daemons are not installed or not running as root (slurmd starts
 # job steps as the submitting user). Stops only the two daemons it started, by pid.
-set -u
+# shellcheck source=lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
 aisp="$1"
 for tool in slurmctld slurmd sbatch scontrol; do
-  command -v "$tool" >/dev/null || { echo "skipped: $tool not installed (Debian: apt-get install slurmctld slurmd slurm-client)"; exit 77; }
+  command -v "$tool" >/dev/null || skip "$tool not installed (Debian: apt-get install slurmctld slurmd slurm-client)"
 done
-[ "$(id -u)" -eq 0 ] || { echo "skipped: slurmd must run as root to start job steps"; exit 77; }
-tmp=$(mktemp -d)
+[ "$(id -u)" -eq 0 ] || skip "slurmd must run as root to start job steps"
+make_tmp
 pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$tmp"; }
-trap cleanup EXIT
+on_exit() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; }
+# This script's failures end with the daemons' logs.
 fail() { echo "FAIL: $*"; for f in "$tmp"/*.log; do echo "== $f"; tail -n 20 "$f"; done; exit 1; }
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
