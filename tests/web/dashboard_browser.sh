@@ -15,33 +15,15 @@ if [ ! -d "$modules/playwright-core" ]; then
   echo "FAIL: $modules/playwright-core is missing; the build installs it with npm ci (web/CMakeLists.txt)"; exit 1
 fi
 
-tmp=$(mktemp -d)
-server_pid=
-# Stop the server (SIGTERM: a clean stop); SIGKILL if it has not exited within 5 s.
-cleanup() {
-  if [ -n "$server_pid" ]; then
-    kill "$server_pid" 2>/dev/null || true
-    for _ in $(seq 50); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$server_pid" 2>/dev/null || true
-  fi
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
+# shellcheck source=lib/serve.sh
+. "$(dirname "$0")/lib/serve.sh"
 "$aisp" bench ingest "$src"/results/reference/*/2026* --db "$tmp/artifacts/aisp.db" >/dev/null
 # A run in progress, so the progress banner has something to show.
 mkdir -p "$tmp/artifacts/runs/29990101_000000__bench__live/progress"
 echo '{"state":"running","target":"ch07:transpose","completed":2,"total":4}' \
   > "$tmp/artifacts/runs/29990101_000000__bench__live/progress/run_progress.json"
 
-"$serve" --data "$tmp/artifacts/aisp.db" --port 0 --web-root "$build/web" 2> "$tmp/serve.log" &
-server_pid=$!
-port=
-for _ in $(seq 100); do
-  port=$(sed -n 's#^aisp serve: http://127.0.0.1:\([0-9]*\)/.*#\1#p' "$tmp/serve.log")
-  [ -n "$port" ] && break
-  sleep 0.1
-done
-if [ -z "$port" ]; then echo "FAIL: aisp-serve did not start:"; cat "$tmp/serve.log"; exit 1; fi
+start_serve "$tmp/artifacts/aisp.db"
 
 AISP_WEB_NPM=$modules node "$src/tests/web/dashboard_browser.mjs" \
   --url "http://127.0.0.1:$port" --shots "$shots" --chromium "$chromium"

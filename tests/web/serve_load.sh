@@ -9,28 +9,10 @@ serve=$1 aisp=$2 build=$3 src=$4 total=${5:-10000} connections=${6:-16}
 threads=2
 if ! command -v wrk >/dev/null; then echo "SKIPPED: wrk is not installed (Debian: apt-get install wrk)"; exit 77; fi
 
-tmp=$(mktemp -d)
-server_pid=
-# Stop the server (SIGTERM: a clean stop); SIGKILL if it has not exited within 5 s.
-cleanup() {
-  if [ -n "$server_pid" ]; then
-    kill "$server_pid" 2>/dev/null || true
-    for _ in $(seq 50); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$server_pid" 2>/dev/null || true
-  fi
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
+# shellcheck source=lib/serve.sh
+. "$(dirname "$0")/lib/serve.sh"
 "$aisp" bench ingest "$src"/results/reference/h100_80gb_hbm3/2026* --db "$tmp/artifacts/aisp.db" >/dev/null
-"$serve" --data "$tmp/artifacts/aisp.db" --port 0 --web-root "$build/web" 2> "$tmp/serve.log" &
-server_pid=$!
-port=
-for _ in $(seq 100); do
-  port=$(sed -n 's#^aisp serve: http://127.0.0.1:\([0-9]*\)/.*#\1#p' "$tmp/serve.log")
-  [ -n "$port" ] && break
-  sleep 0.1
-done
-if [ -z "$port" ]; then echo "FAIL: aisp-serve did not start:"; cat "$tmp/serve.log"; exit 1; fi
+start_serve "$tmp/artifacts/aisp.db"
 
 # The endpoints the UI's pages call, and the page itself, in turn.
 cat > "$tmp/mix.lua" <<'LUA'
