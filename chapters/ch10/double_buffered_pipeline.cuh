@@ -15,6 +15,7 @@
 #include "aisp/aisp.hpp"
 #include "aisp/axes.hpp"
 #include "gemm_mma_sync.cuh"
+#include "gemm_tiled.cuh"
 
 inline int64_t double_buffered_pipeline_m() { return aisp::axis("m", 4096); }
 inline int64_t double_buffered_pipeline_n() { return aisp::axis("n", 4096); }
@@ -23,21 +24,13 @@ inline int64_t double_buffered_pipeline_k() { return aisp::axis("k", 4096); }
 class DoubleBufferedPipelineBase : public aisp::Benchmark {
  public:
   aisp::Workload workload() const override {
-    const int64_t m = double_buffered_pipeline_m(), n = double_buffered_pipeline_n(), k = double_buffered_pipeline_k();
-    aisp::Workload w;
-    w.params = {{"m", m}, {"n", n}, {"k", k}};
-    w.precision = aisp::DType::bf16;
-    w.bytes = (double(m) * k + double(n) * k + double(m) * n) * 2.0;
-    w.flops = 2.0 * double(m) * double(n) * double(k);
-    return w;
+    return bf16_gemm_workload(double_buffered_pipeline_m(), double_buffered_pipeline_n(), double_buffered_pipeline_k());
   }
   void setup(aisp::Context& ctx) override {
     const int64_t m = ctx.param("m"), n = ctx.param("n"), k = ctx.param("k");
     if (m % mma_gemm::kBM || n % mma_gemm::kBN || k % mma_gemm::kBK)
       throw std::runtime_error("double_buffered_pipeline: needs m, n % 128 == 0 and k % 32 == 0");
-    ctx.input("a", aisp::DType::bf16, {m, k});
-    ctx.input("b", aisp::DType::bf16, {n, k});
-    ctx.output("c", aisp::DType::bf16, {m, n});
+    declare_bf16_gemm_buffers(ctx);
     prepare();
   }
   // Same kernel code and summation order in both variants: bit-identical outputs, the BF16 default holds.

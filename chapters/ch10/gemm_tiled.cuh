@@ -22,8 +22,9 @@ inline int64_t gemm_tiled_m() { return aisp::axis("m", 4096); }
 inline int64_t gemm_tiled_n() { return aisp::axis("n", 4096); }
 inline int64_t gemm_tiled_k() { return aisp::axis("k", 4096); }
 
-inline aisp::Workload gemm_tiled_workload() {
-  const int64_t m = gemm_tiled_m(), n = gemm_tiled_n(), k = gemm_tiled_k();
+// The contract every BF16 GEMM pair of ch10 and labs/gemm shares (gemm_tiled, smem_swizzle,
+// double_buffered_pipeline, labs/gemm): C[M][N] = A[M][K] B[N][K]^T, its workload and its buffers.
+inline aisp::Workload bf16_gemm_workload(int64_t m, int64_t n, int64_t k) {
   aisp::Workload w;
   w.params = {{"m", m}, {"n", n}, {"k", k}};
   w.precision = aisp::DType::bf16;
@@ -31,6 +32,16 @@ inline aisp::Workload gemm_tiled_workload() {
   w.flops = 2.0 * double(m) * double(n) * double(k);
   return w;
 }
+
+// a [m][k] and b [n][k] (K-major), c [m][n], from the workload's params.
+inline void declare_bf16_gemm_buffers(aisp::Context& ctx) {
+  const int64_t m = ctx.param("m"), n = ctx.param("n"), k = ctx.param("k");
+  ctx.input("a", aisp::DType::bf16, {m, k});
+  ctx.input("b", aisp::DType::bf16, {n, k});
+  ctx.output("c", aisp::DType::bf16, {m, n});
+}
+
+inline aisp::Workload gemm_tiled_workload() { return bf16_gemm_workload(gemm_tiled_m(), gemm_tiled_n(), gemm_tiled_k()); }
 
 // Both variants accumulate in FP32 and round once to BF16, but in different orders (k in sequence on the
 // CUDA cores; the tensor cores' blocked order; cuBLAS's own), so the FP32 sums differ in the last few bits
@@ -50,10 +61,7 @@ class GemmTiledBase : public aisp::Benchmark {
  public:
   aisp::Workload workload() const override { return gemm_tiled_workload(); }
   void setup(aisp::Context& ctx) override {
-    const int64_t m = ctx.param("m"), n = ctx.param("n"), k = ctx.param("k");
-    ctx.input("a", aisp::DType::bf16, {m, k});
-    ctx.input("b", aisp::DType::bf16, {n, k});
-    ctx.output("c", aisp::DType::bf16, {m, n});
+    declare_bf16_gemm_buffers(ctx);
     prepare(ctx);
   }
   aisp::Tolerance tolerance() const override { return gemm_tiled_tolerance(); }

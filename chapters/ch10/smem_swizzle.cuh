@@ -15,6 +15,7 @@
 #include "aisp/aisp.hpp"
 #include "aisp/axes.hpp"
 #include "gemm_mma_sync.cuh"
+#include "gemm_tiled.cuh"
 
 inline int64_t smem_swizzle_m() { return aisp::axis("m", 4096); }
 inline int64_t smem_swizzle_n() { return aisp::axis("n", 4096); }
@@ -23,21 +24,13 @@ inline int64_t smem_swizzle_k() { return aisp::axis("k", 4096); }
 class SmemSwizzleBase : public aisp::Benchmark {
  public:
   aisp::Workload workload() const override {
-    const int64_t m = smem_swizzle_m(), n = smem_swizzle_n(), k = smem_swizzle_k();
-    aisp::Workload w;
-    w.params = {{"m", m}, {"n", n}, {"k", k}};
-    w.precision = aisp::DType::bf16;
-    w.bytes = (double(m) * k + double(n) * k + double(m) * n) * 2.0;  // A, B read once, C written once
-    w.flops = 2.0 * double(m) * double(n) * double(k);
-    return w;
+    return bf16_gemm_workload(smem_swizzle_m(), smem_swizzle_n(), smem_swizzle_k());
   }
   void setup(aisp::Context& ctx) override {
     const int64_t m = ctx.param("m"), n = ctx.param("n"), k = ctx.param("k");
     if (m % mma_gemm::kBM || n % mma_gemm::kBN || k % mma_gemm::kBK)
       throw std::runtime_error("smem_swizzle: needs m, n % 128 == 0 and k % 32 == 0");
-    ctx.input("a", aisp::DType::bf16, {m, k});
-    ctx.input("b", aisp::DType::bf16, {n, k});
-    ctx.output("c", aisp::DType::bf16, {m, n});
+    declare_bf16_gemm_buffers(ctx);
     prepare();
   }
   // Same kernel code and summation order in every variant: bit-identical outputs, the BF16 default holds.

@@ -22,7 +22,8 @@ class BaselineLabGemm : public LabGemmBase {
 
  protected:
   void prepare(aisp::Context& ctx) override {
-    require_tiles("labs/gemm mma_sync", ctx, mma_gemm::kBM, mma_gemm::kBN, mma_gemm::kBK);
+    require_multiple("labs/gemm mma_sync", ctx.param("m"), ctx.param("n"), ctx.param("k"), mma_gemm::kBM,
+                     mma_gemm::kBN, mma_gemm::kBK);
     Gemm::prepare();
   }
 };

@@ -16,35 +16,11 @@ inline int64_t lab_gemm_m() { return aisp::axis("m", 8192); }
 inline int64_t lab_gemm_n() { return aisp::axis("n", 8192); }
 inline int64_t lab_gemm_k() { return aisp::axis("k", 8192); }
 
-class LabGemmBase : public aisp::Benchmark {
+// ch10's GemmTiledBase at this lab's sizes, Hopper only: its buffers, prepare(), require_multiple() and its
+// tolerance (one BF16 ulp for sums in another order; atol 1e-2, ~1/3000 of rms |c| = sqrt(k/9) ~ 30 at
+// k = 8192, for near-zero outputs).
+class LabGemmBase : public GemmTiledBase {
  public:
-  aisp::Workload workload() const override {
-    const int64_t m = lab_gemm_m(), n = lab_gemm_n(), k = lab_gemm_k();
-    aisp::Workload w;
-    w.params = {{"m", m}, {"n", n}, {"k", k}};
-    w.precision = aisp::DType::bf16;
-    w.bytes = (double(m) * k + double(n) * k + double(m) * n) * 2.0;  // A, B read once, C written once
-    w.flops = 2.0 * double(m) * double(n) * double(k);
-    return w;
-  }
-  void setup(aisp::Context& ctx) override {
-    const int64_t m = ctx.param("m"), n = ctx.param("n"), k = ctx.param("k");
-    ctx.input("a", aisp::DType::bf16, {m, k});
-    ctx.input("b", aisp::DType::bf16, {n, k});
-    ctx.output("c", aisp::DType::bf16, {m, n});
-    prepare(ctx);
-  }
-  // ch10's contract: one BF16 ulp for sums in another order, atol 1e-2 (~1/3000 of rms |c| = sqrt(k/9) ~ 30
-  // at k = 8192) for near-zero outputs.
-  aisp::Tolerance tolerance() const override { return gemm_tiled_tolerance(); }
+  aisp::Workload workload() const override { return bf16_gemm_workload(lab_gemm_m(), lab_gemm_n(), lab_gemm_k()); }
   aisp::Requirements requirements() const override { return {.min_compute_capability = 90}; }
-
- protected:
-  virtual void prepare(aisp::Context&) {}
-  // Each kernel needs whole tiles; say so instead of computing garbage at the edges.
-  static void require_tiles(const char* who, aisp::Context& ctx, int64_t tm, int64_t tn, int64_t tk) {
-    if (ctx.param("m") % tm || ctx.param("n") % tn || ctx.param("k") % tk)
-      throw std::runtime_error(std::string(who) + ": needs m % " + std::to_string(tm) + ", n % " +
-                               std::to_string(tn) + ", k % " + std::to_string(tk) + " == 0");
-  }
 };
