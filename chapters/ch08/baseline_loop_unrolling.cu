@@ -26,13 +26,7 @@ __global__ void column_sum_rolled_kernel(const float* __restrict__ in, float* __
 
 class BaselineLoopUnrolling : public LoopUnrollingBase {
  public:
-  void run(aisp::Context& ctx) override {
-    const int64_t rows = ctx.param("rows"), cols = ctx.param("cols");
-    constexpr int kThreads = 256;
-    column_sum_rolled_kernel<<<static_cast<unsigned>((cols + kThreads - 1) / kThreads), kThreads, 0, ctx.stream()>>>(
-        ctx.buffer("in").as<const float>(), ctx.buffer("out").as<float>(), rows, cols);
-    AISP_LAUNCH_CHECK();
-  }
+  void run(aisp::Context& ctx) override { launch_column_sum(ctx, column_sum_rolled_kernel); }
 
   std::string technique() const override { return "rolled loop: one load in flight per thread"; }
 };
