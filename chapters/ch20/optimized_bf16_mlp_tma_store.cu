@@ -216,11 +216,7 @@ class OptimizedBf16MlpTmaStore : public Bf16MlpBase {
  protected:
   void prepare(aisp::Context& ctx) override {
     const int64_t t = ctx.param("tokens"), d = ctx.param("dim"), f = ctx.param("ffn");
-    h_ = scratch(ctx, "h", t * f);
-    wgu_ = scratch(ctx, "w_gate_up", 2 * f * d);
-    bf16_mlp::launch_interleave_rows(ctx.stream(), ctx.buffer("wg").as<const __nv_bfloat16>(),
-                                     ctx.buffer("wu").as<const __nv_bfloat16>(), f, static_cast<int>(d), wgu_);
-    AISP_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
+    bf16_mlp::prepare_interleaved_gate_up(ctx, h_, wgu_);
     gate_up_.prepare(ctx.device(), wgu_, h_, t, 2 * f, d);
     down_.prepare(ctx.device(), t, d, f);
   }
