@@ -2,54 +2,53 @@
 
 #include <map>
 
+#include "core/json_fields.hpp"
 #include "core/verdict.hpp"
 
 namespace aisp {
 
-json summary_to_json(const Summary& s) {
-  return {{"iterations", s.n}, {"mean_ms", s.mean},  {"median_ms", s.median}, {"std_ms", s.stdev},
-          {"min_ms", s.min},   {"max_ms", s.max},    {"p10_ms", s.p10},       {"p50_ms", s.p50},
-          {"p90_ms", s.p90},   {"p99_ms", s.p99},    {"rel_noise", s.rel_noise}};
-}
+namespace {
 
-Summary summary_from_json(const json& j) {
-  Summary s;
-  s.n = j.value("iterations", int64_t{0});
-  s.mean = j.value("mean_ms", 0.0);
-  s.median = j.value("median_ms", 0.0);
-  s.stdev = j.value("std_ms", 0.0);
-  s.min = j.value("min_ms", 0.0);
-  s.max = j.value("max_ms", 0.0);
-  s.p10 = j.value("p10_ms", 0.0);
-  s.p50 = j.value("p50_ms", 0.0);
-  s.p90 = j.value("p90_ms", 0.0);
-  s.p99 = j.value("p99_ms", 0.0);
-  s.rel_noise = j.value("rel_noise", 0.0);
-  return s;
-}
+// Each record's keys, once for writing and reading (core/json_fields.hpp): f(key, member) per member.
+constexpr auto summary_fields = [](auto& s, const auto& f) {
+  f("iterations", s.n);
+  f("mean_ms", s.mean);
+  f("median_ms", s.median);
+  f("std_ms", s.stdev);
+  f("min_ms", s.min);
+  f("max_ms", s.max);
+  f("p10_ms", s.p10);
+  f("p50_ms", s.p50);
+  f("p90_ms", s.p90);
+  f("p99_ms", s.p99);
+  f("rel_noise", s.rel_noise);
+};
 
-static json to_json(const Verification& v) {
-  return {{"passed", v.passed}, {"compared", v.compared}, {"mismatches", v.mismatches},
-          {"unwritten", v.unwritten}, {"location", v.first_mismatch}, {"output", v.output},
-          {"max_diff", v.max_abs_error}, {"max_rel_diff", v.max_rel_error}, {"rtol", v.rtol},
-          {"atol", v.atol}, {"tolerance_justification", v.tolerance_justification}};
-}
+constexpr auto verification_fields = [](auto& v, const auto& f) {
+  f("passed", v.passed);
+  f("compared", v.compared);
+  f("mismatches", v.mismatches);
+  f("unwritten", v.unwritten);
+  f("location", v.first_mismatch);
+  f("output", v.output);
+  f("max_diff", v.max_abs_error);
+  f("max_rel_diff", v.max_rel_error);
+  f("rtol", v.rtol);
+  f("atol", v.atol);
+  f("tolerance_justification", v.tolerance_justification);
+};
 
-static Verification verification_from_json(const json& j) {
-  Verification v;
-  v.passed = j.value("passed", false);
-  v.compared = j.value("compared", int64_t{0});
-  v.mismatches = j.value("mismatches", int64_t{0});
-  v.unwritten = j.value("unwritten", int64_t{0});
-  v.first_mismatch = j.value("location", int64_t{-1});
-  v.output = j.value("output", "");
-  v.max_abs_error = j.value("max_diff", 0.0);
-  v.max_rel_error = j.value("max_rel_diff", 0.0);
-  v.rtol = j.value("rtol", 0.0);
-  v.atol = j.value("atol", 0.0);
-  v.tolerance_justification = j.value("tolerance_justification", "");
-  return v;
-}
+constexpr auto memory_fields = [](auto& m, const auto& f) {
+  f("peak_mb", m.peak_mb);
+  f("allocated_mb", m.allocated_mb);
+  f("reserved_mb", m.reserved_mb);
+};
+
+}  // namespace
+
+json summary_to_json(const Summary& s) { return write_record(s, summary_fields); }
+
+Summary summary_from_json(const json& j) { return read_record<Summary>(j, summary_fields); }
 
 json to_json(const VariantResult& v) {
   json checks = json::array();
@@ -70,8 +69,7 @@ json to_json(const VariantResult& v) {
             {"stop_reason", v.stop_reason},
             {"timing_note", v.timing_note},
             {"memory_mb", v.memory.peak_mb},
-            {"memory",
-             {{"peak_mb", v.memory.peak_mb}, {"allocated_mb", v.memory.allocated_mb}, {"reserved_mb", v.memory.reserved_mb}}},
+            {"memory", write_record(v.memory, memory_fields)},
             {"speedup", v.speedup},
             {"ci_low", v.ci_low},
             {"ci_high", v.ci_high},
@@ -94,7 +92,7 @@ json to_json(const VariantResult& v) {
             {"telemetry", v.telemetry},
             {"energy", v.energy},
             {"log", v.log}};
-  j["verification"] = v.verification ? to_json(*v.verification) : json(nullptr);
+  j["verification"] = v.verification ? write_record(*v.verification, verification_fields) : json(nullptr);
   j["goal_metric"] = v.goal_metric ? json{{"name", v.goal_metric->name}, {"unit", v.goal_metric->unit},
                                           {"value", v.goal_metric->value}, {"ci_low", v.goal_metric->ci_low},
                                           {"ci_high", v.goal_metric->ci_high},
@@ -139,12 +137,9 @@ VariantResult variant_from_json(const json& j) {
     v.harness_overhead_ms = j["harness_overhead_ms"];
   if (j.contains("telemetry") && j["telemetry"].is_object()) v.telemetry = j["telemetry"];
   if (j.contains("energy") && j["energy"].is_object()) v.energy = j["energy"];
-  if (j.contains("memory")) {
-    v.memory.peak_mb = j["memory"].value("peak_mb", 0.0);
-    v.memory.allocated_mb = j["memory"].value("allocated_mb", 0.0);
-    v.memory.reserved_mb = j["memory"].value("reserved_mb", 0.0);
-  }
-  if (j.contains("verification") && j["verification"].is_object()) v.verification = verification_from_json(j["verification"]);
+  if (j.contains("memory")) v.memory = read_record<Memory>(j["memory"], memory_fields);
+  if (j.contains("verification") && j["verification"].is_object())
+    v.verification = read_record<Verification>(j["verification"], verification_fields);
   v.speedup = j.value("speedup", 0.0);
   v.ci_low = j.value("ci_low", 0.0);
   v.ci_high = j.value("ci_high", 0.0);

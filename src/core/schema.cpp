@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "core/json_fields.hpp"
+
 namespace aisp {
 
 json to_json(const Workload& w) {
@@ -39,44 +41,37 @@ Requirements requirements_from_json(const json& j) {
   return {j.at("min_compute_capability").get<int>(), j.at("gpus").get<int>(), j.at("min_memory_bytes").get<int64_t>()};
 }
 
+namespace {
+
+// DeviceInfo's keys, once for writing and reading (core/json_fields.hpp).
+constexpr auto device_fields = [](auto& d, const auto& f) {
+  f("ordinal", d.ordinal);
+  f("name", d.name);
+  f("uuid", d.uuid);
+  f("cc_major", d.cc_major);
+  f("cc_minor", d.cc_minor);
+  f("sm_count", d.sm_count);
+  f("global_memory_bytes", d.global_memory_bytes);
+  f("l2_bytes", d.l2_bytes);
+  f("max_shared_per_block_optin", d.max_shared_per_block_optin);
+  f("max_threads_per_sm", d.max_threads_per_sm);
+  f("regs_per_sm", d.regs_per_sm);
+  f("warp_size", d.warp_size);
+  f("memory_bus_width_bits", d.memory_bus_width_bits);
+  f("sm_clock_max_mhz", d.sm_clock_max_mhz);
+  f("mem_clock_max_mhz", d.mem_clock_max_mhz);
+};
+
+}  // namespace
+
+// "compute_capability" ("9.0") is for readers of the document; device_from_json reads cc_major/cc_minor.
 json to_json(const DeviceInfo& d) {
-  return {{"ordinal", d.ordinal},
-          {"name", d.name},
-          {"uuid", d.uuid},
-          {"compute_capability", fmt::format("{}.{}", d.cc_major, d.cc_minor)},
-          {"cc_major", d.cc_major},
-          {"cc_minor", d.cc_minor},
-          {"sm_count", d.sm_count},
-          {"global_memory_bytes", d.global_memory_bytes},
-          {"l2_bytes", d.l2_bytes},
-          {"max_shared_per_block_optin", d.max_shared_per_block_optin},
-          {"max_threads_per_sm", d.max_threads_per_sm},
-          {"regs_per_sm", d.regs_per_sm},
-          {"warp_size", d.warp_size},
-          {"memory_bus_width_bits", d.memory_bus_width_bits},
-          {"sm_clock_max_mhz", d.sm_clock_max_mhz},
-          {"mem_clock_max_mhz", d.mem_clock_max_mhz}};
+  json j = write_record(d, device_fields);
+  j["compute_capability"] = fmt::format("{}.{}", d.cc_major, d.cc_minor);
+  return j;
 }
 
-DeviceInfo device_from_json(const json& j) {
-  DeviceInfo d;
-  d.ordinal = j.value("ordinal", 0);
-  d.name = j.value("name", "");
-  d.uuid = j.value("uuid", "");
-  d.cc_major = j.value("cc_major", 0);
-  d.cc_minor = j.value("cc_minor", 0);
-  d.sm_count = j.value("sm_count", 0);
-  d.global_memory_bytes = j.value("global_memory_bytes", int64_t{0});
-  d.l2_bytes = j.value("l2_bytes", int64_t{0});
-  d.max_shared_per_block_optin = j.value("max_shared_per_block_optin", int64_t{0});
-  d.max_threads_per_sm = j.value("max_threads_per_sm", 0);
-  d.regs_per_sm = j.value("regs_per_sm", 0);
-  d.warp_size = j.value("warp_size", 32);
-  d.memory_bus_width_bits = j.value("memory_bus_width_bits", 0);
-  d.sm_clock_max_mhz = j.value("sm_clock_max_mhz", 0.0);
-  d.mem_clock_max_mhz = j.value("mem_clock_max_mhz", 0.0);
-  return d;
-}
+DeviceInfo device_from_json(const json& j) { return read_record<DeviceInfo>(j, device_fields); }
 
 const char* goal_name(Goal g) {
   switch (g) {
