@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <string>
 
+#include "core/expectation_check.hpp"
+#include "core/expectations.hpp"
 #include "core/result.hpp"
 #include "core/stats.hpp"
 #include "core/verdict.hpp"
@@ -42,13 +44,25 @@ inline TargetResult measured_target(const std::string& chapter, const std::strin
 // <tmp>/aisp_exp_test_<pid>_<test name>/chapters/<chapter>, removed with this object.
 struct ChapterTree {
   std::filesystem::path path;
-  explicit ChapterTree(const std::string& chapter) {
+  std::string chapter;
+  explicit ChapterTree(const std::string& chapter_name) : chapter(chapter_name) {
     path = std::filesystem::temp_directory_path() / ("aisp_exp_test_" + std::to_string(::getpid()) + "_" +
                                                      ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::remove_all(path);
     std::filesystem::create_directories(path / "chapters" / chapter);
   }
   ~ChapterTree() { std::filesystem::remove_all(path); }
+  // The chapter's expectation file for `hardware_key`.
+  std::filesystem::path expectations_file(const std::string& hardware_key) const {
+    return expectations_path(path / "chapters" / chapter, hardware_key);
+  }
+  // The run check over this tree: enabled, the file written only when a test asks (update).
+  ExpectationCheckOptions check_options() const {
+    ExpectationCheckOptions o;
+    o.enabled = true;
+    o.source_root = path;
+    return o;
+  }
 };
 
 }  // namespace aisp

@@ -88,8 +88,7 @@ TEST(ExpectationSpread, SourcesInOrderAndGpuBoundPairsUnchanged) {
 // block, and survives --update-expectations rewriting the file.
 TEST(ExpectationSpread, RunCheckReadsTheFlagAndKeepsItOnUpdate) {
   ChapterTree tree("ch03");
-  const fs::path& root = tree.path;
-  fs::path file = expectations_path(root / "chapters" / "ch03", "h100_80gb_hbm3");
+  fs::path file = tree.expectations_file("h100_80gb_hbm3");
   ExpectationFile f{"h100_80gb_hbm3", {}};
   f.examples["dbuf"] = *entry_from_result(measured("dbuf", kRecorded[0], kRecorded[1], kRecorded[2]), prov());
   f.examples["copy"] = *entry_from_result(measured("copy", 1.196, 1.194, 1.198), prov());
@@ -97,9 +96,7 @@ TEST(ExpectationSpread, RunCheckReadsTheFlagAndKeepsItOnUpdate) {
   doc["examples"]["dbuf"]["host_bound"] = true;
   write_json_atomic(file, doc);
 
-  ExpectationCheckOptions o;
-  o.enabled = true;
-  o.source_root = root;
+  ExpectationCheckOptions o = tree.check_options();
   std::vector<TargetResult> results = {measured("dbuf", kFreshHost[0], kFreshHost[1], kFreshHost[2]),
                                        measured("copy", 1.197, 1.195, 1.199)};
   auto rep = check_expectations(results, "h100_80gb_hbm3", prov(), o);

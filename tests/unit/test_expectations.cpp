@@ -52,7 +52,7 @@ TEST(Expectations, RoundTripKeepsEveryField) {
 
 TEST(Expectations, CorruptOrTruncatedFileIsAClearErrorAndNeverOverwritten) {
   ChapterTree d("ch07");
-  fs::path file = expectations_path(d.path / "chapters" / "ch07", "h100_80gb_hbm3");
+  fs::path file = d.expectations_file("h100_80gb_hbm3");
   ExpectationFile f{"h100_80gb_hbm3", {{"copy", expected(2.0, 1.9, 2.1)}}};
   std::string full = to_json(f).dump(2);
   write_file_atomic(file, full.substr(0, full.size() / 2));  // truncated
@@ -66,9 +66,8 @@ TEST(Expectations, CorruptOrTruncatedFileIsAClearErrorAndNeverOverwritten) {
   EXPECT_THROW(load_expectations(file, "h100_80gb_hbm3"), std::runtime_error);
   std::string before = read_file(file);
   std::vector<TargetResult> results{target("copy", 2.0, 1.9, 2.1)};
-  ExpectationCheckOptions o;
-  o.enabled = o.update = o.accept_regressions = true;
-  o.source_root = d.path;
+  ExpectationCheckOptions o = d.check_options();
+  o.update = o.accept_regressions = true;
   ExpectationCheckReport r = check_expectations(results, "h100_80gb_hbm3", prov(), o);
   EXPECT_EQ(read_file(file), before);  // untouched
   EXPECT_TRUE(r.files_written.empty());
@@ -79,7 +78,7 @@ TEST(Expectations, CorruptOrTruncatedFileIsAClearErrorAndNeverOverwritten) {
 
 TEST(Expectations, MissingFileIsEmptyAndForeignKeyIsRejected) {
   ChapterTree d("ch07");
-  fs::path file = expectations_path(d.path / "chapters" / "ch07", "h200");
+  fs::path file = d.expectations_file("h200");
   EXPECT_TRUE(load_expectations(file, "h200").examples.empty());
   save_expectations(file, ExpectationFile{"h100_80gb_hbm3", {}});
   EXPECT_THROW(load_expectations(file, "h200"), std::runtime_error);
@@ -129,10 +128,8 @@ std::vector<TargetResult> two_targets(double copy_speedup, double copy_low, doub
 
 TEST(Expectations, RunCheckFailsRegressionsAndUpdatesOnlyWhenAsked) {
   ChapterTree d("ch07");
-  fs::path file = expectations_path(d.path / "chapters" / "ch07", "h100_80gb_hbm3");
-  ExpectationCheckOptions o;
-  o.enabled = true;
-  o.source_root = d.path;
+  fs::path file = d.expectations_file("h100_80gb_hbm3");
+  ExpectationCheckOptions o = d.check_options();
   // 1. No file, no --update-expectations: everything new, nothing written.
   auto results = two_targets(2.0, 1.9, 2.1);
   auto r = check_expectations(results, "h100_80gb_hbm3", prov(), o);
@@ -170,10 +167,8 @@ TEST(Expectations, RunCheckFailsRegressionsAndUpdatesOnlyWhenAsked) {
 // --axis n=1M failed as a "regression" of the default point's 1.9x).
 TEST(Expectations, AnAxisPointHasItsOwnEntry) {
   ChapterTree d("ch07");
-  fs::path file = expectations_path(d.path / "chapters" / "ch07", "h100_80gb_hbm3");
-  ExpectationCheckOptions o;
-  o.enabled = true;
-  o.source_root = d.path;
+  fs::path file = d.expectations_file("h100_80gb_hbm3");
+  ExpectationCheckOptions o = d.check_options();
   o.update = true;
   std::vector<TargetResult> results{target("copy", 2.0, 1.9, 2.1)};
   check_expectations(results, "h100_80gb_hbm3", prov(), o);
@@ -194,9 +189,8 @@ TEST(Expectations, ChaptersWithoutSourcesAreSkippedWithANote) {
   ChapterTree d("ch07");
   std::vector<TargetResult> results{target("copy", 2.0, 1.9, 2.1)};
   results[0].chapter = "validity";
-  ExpectationCheckOptions o;
-  o.enabled = o.update = true;
-  o.source_root = d.path;
+  ExpectationCheckOptions o = d.check_options();
+  o.update = true;
   auto r = check_expectations(results, "h100_80gb_hbm3", prov(), o);
   EXPECT_TRUE(r.rows.empty());
   ASSERT_EQ(r.notes.size(), 1u);
