@@ -44,6 +44,23 @@ constexpr auto memory_fields = [](auto& m, const auto& f) {
   f("reserved_mb", m.reserved_mb);
 };
 
+constexpr auto goal_metric_fields = [](auto& g, const auto& f) {
+  f("name", g.name);
+  f("unit", g.unit);
+  f("value", g.value);
+  f("ci_low", g.ci_low);
+  f("ci_high", g.ci_high);
+  f("lower_is_better", g.lower_is_better);
+};
+
+constexpr auto trace_replicate_fields = [](auto& r, const auto& f) {
+  f("static_seed", r.static_seed);
+  f("metric", r.metric);
+  f("speedup", r.speedup);
+  f("ci_low", r.ci_low);
+  f("ci_high", r.ci_high);
+};
+
 }  // namespace
 
 json summary_to_json(const Summary& s) { return write_record(s, summary_fields); }
@@ -93,17 +110,11 @@ json to_json(const VariantResult& v) {
             {"energy", v.energy},
             {"log", v.log}};
   j["verification"] = v.verification ? write_record(*v.verification, verification_fields) : json(nullptr);
-  j["goal_metric"] = v.goal_metric ? json{{"name", v.goal_metric->name}, {"unit", v.goal_metric->unit},
-                                          {"value", v.goal_metric->value}, {"ci_low", v.goal_metric->ci_low},
-                                          {"ci_high", v.goal_metric->ci_high},
-                                          {"lower_is_better", v.goal_metric->lower_is_better}}
-                                   : json(nullptr);
+  j["goal_metric"] = v.goal_metric ? write_record(*v.goal_metric, goal_metric_fields) : json(nullptr);
   if (!v.latency_samples_ms.empty()) j["raw_latency_ms"] = v.latency_samples_ms;
   if (!v.trace_replicates.empty()) {
     j["trace_replicates"] = json::array();
-    for (const TraceReplicate& r : v.trace_replicates)
-      j["trace_replicates"].push_back({{"static_seed", r.static_seed}, {"metric", r.metric}, {"speedup", r.speedup},
-                                       {"ci_low", r.ci_low}, {"ci_high", r.ci_high}});
+    for (const TraceReplicate& r : v.trace_replicates) j["trace_replicates"].push_back(write_record(r, trace_replicate_fields));
   }
   return j;
 }
@@ -152,15 +163,11 @@ VariantResult variant_from_json(const json& j) {
   for (auto& c : j.value("checks", json::array()))
     v.checks.push_back({c.value("id", ""), c.value("name", ""), c.value("passed", false), c.value("detail", "")});
   v.log = j.value("log", "");
-  if (j.contains("goal_metric") && j["goal_metric"].is_object()) {
-    const json& g = j["goal_metric"];
-    v.goal_metric = GoalMetric{g.value("name", ""), g.value("unit", ""), g.value("value", 0.0), g.value("ci_low", 0.0),
-                               g.value("ci_high", 0.0), g.value("lower_is_better", false)};
-  }
+  if (j.contains("goal_metric") && j["goal_metric"].is_object())
+    v.goal_metric = read_record<GoalMetric>(j["goal_metric"], goal_metric_fields);
   v.latency_samples_ms = j.value("raw_latency_ms", std::vector<double>{});
   for (const json& r : j.value("trace_replicates", json::array()))
-    v.trace_replicates.push_back({r.value("static_seed", uint64_t{0}), r.value("metric", 0.0), r.value("speedup", 0.0),
-                                  r.value("ci_low", 0.0), r.value("ci_high", 0.0)});
+    v.trace_replicates.push_back(read_record<TraceReplicate>(r, trace_replicate_fields));
   return v;
 }
 
