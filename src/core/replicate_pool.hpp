@@ -16,10 +16,10 @@
 namespace aisp {
 
 struct PooledInterval {
-  Interval interval;       // point = geometric mean; 95% (or `confidence`) interval
-  double se_log = 0;       // standard error of the pooled log point
-  double between_sd = 0;   // standard deviation of the replicates' log points
-  double p_value = 1;      // two-sided, against no effect (log point 0), t with R - 1 degrees of freedom
+  Interval interval;      // point = geometric mean; 95% (or `confidence`) interval
+  double se_log = 0;      // standard error of the pooled log point
+  double between_sd = 0;  // standard deviation of the replicates' log points
+  double p_value = 1;     // two-sided, against no effect (log point 0), t with R - 1 degrees of freedom
 };
 
 // Each replicate as (point, low, high) of its own 95% interval; every value must be > 0. One replicate

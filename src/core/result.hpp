@@ -46,8 +46,8 @@ struct GoalMetric {
 // One request trace's run of a latency comparison (runner/trace_replicates.hpp): the variant's goal metric
 // on that trace and, for an optimized variant, its speedup with the run's own interval.
 struct TraceReplicate {
-  uint64_t static_seed = 0;  // the seed the trace was drawn from
-  double metric = 0;         // the goal metric's value on this trace (ms for a latency goal)
+  uint64_t static_seed = 0;                     // the seed the trace was drawn from
+  double metric = 0;                            // the goal metric's value on this trace (ms for a latency goal)
   double speedup = 0, ci_low = 0, ci_high = 0;  // optimized variants only
 };
 

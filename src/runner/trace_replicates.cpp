@@ -83,7 +83,8 @@ VariantResult failed_on_trace(const std::vector<const VariantResult*>& reps, con
   VariantResult v = *reps[worst];
   std::string where = fmt::format("request trace {} of {}", worst + 1, reps.size());
   if (!v.error.empty()) v.error = where + ": " + v.error;
-  append_note(v.timing_note, fmt::format("{} (static seed {}) decided this variant's status", where, static_seed_of(runs[worst])));
+  append_note(v.timing_note,
+              fmt::format("{} (static seed {}) decided this variant's status", where, static_seed_of(runs[worst])));
   v.trace_replicates = per_trace(reps, runs);
   return v;
 }
@@ -139,7 +140,8 @@ TargetResult pool_trace_replicates(const std::vector<TargetResult>& runs, const 
   std::vector<const VariantResult*> bases;
   for (const TargetResult& r : runs) {
     out.seeds.insert(out.seeds.end(), r.seeds.begin(), r.seeds.end());
-    for (auto& [phase, s] : r.phase_seconds.items()) out.phase_seconds[phase] = out.phase_seconds.value(phase, 0.0) + s.get<double>();
+    for (auto& [phase, s] : r.phase_seconds.items())
+      out.phase_seconds[phase] = out.phase_seconds.value(phase, 0.0) + s.get<double>();
     bases.push_back(&r.baseline);
   }
   out.baseline = concatenated(bases);
@@ -152,9 +154,11 @@ TargetResult pool_trace_replicates(const std::vector<TargetResult>& runs, const 
     std::vector<const VariantResult*> reps;
     for (const TargetResult& r : runs) reps.push_back(&r.optimizations.at(i));
     bool failed = std::any_of(reps.begin(), reps.end(), [](auto* r) { return run_failed(r->status); });
-    VariantResult& v = out.optimizations[i] = failed ? failed_on_trace(reps, runs) : pooled_variant(reps, runs, out.baseline, options);
+    VariantResult& v = out.optimizations[i] =
+        failed ? failed_on_trace(reps, runs) : pooled_variant(reps, runs, out.baseline, options);
     statuses.push_back(v.status);
-    if (v.status != status::invalid && v.speedup > out.best_speedup) out.best_speedup = v.speedup, out.best_optimization = v.name;
+    if (v.status != status::invalid && v.speedup > out.best_speedup)
+      out.best_speedup = v.speedup, out.best_optimization = v.name;
     out.best_memory_savings_pct = std::max(out.best_memory_savings_pct, v.memory_savings_pct);
   }
   out.status = target_status(statuses);

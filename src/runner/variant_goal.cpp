@@ -23,8 +23,8 @@ void apply_goal(VariantResult& v, Verdict verdict, const Interval& ci, double mi
   }
   v.status = status::failed_no_speedup;
   v.error = memory_goal ? "no peak-memory saving"
-                        : fmt::format("speedup {:.3f}x, 95% CI [{:.3f}, {:.3f}]: {} (needs CI above {:.2f}x)", ci.point,
-                                      ci.low, ci.high, v.verdict, min_speedup);
+                        : fmt::format("speedup {:.3f}x, 95% CI [{:.3f}, {:.3f}]: {} (needs CI above {:.2f}x)", ci.point, ci.low,
+                                      ci.high, v.verdict, min_speedup);
 }
 
 }  // namespace aisp

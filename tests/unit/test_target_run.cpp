@@ -268,8 +268,8 @@ TEST(TargetRun, LatencyGoalIsPooledOverSeveralRequestTraces) {
 }
 
 TEST(TargetRun, OneRequestTraceWhenAskedForOne) {
-  TargetResult r = run_pair({.ms = 1.0, .goal = "latency", .latency_ms = 10.0},
-                            {.ms = 1.0, .goal = "latency", .latency_ms = 5.0}, 0, 1);
+  TargetResult r =
+      run_pair({.ms = 1.0, .goal = "latency", .latency_ms = 10.0}, {.ms = 1.0, .goal = "latency", .latency_ms = 5.0}, 0, 1);
   EXPECT_TRUE(r.optimizations[0].trace_replicates.empty());
   EXPECT_EQ(r.optimizations[0].samples_ms.size(), 40u);
   EXPECT_EQ(r.seeds.size(), run_pair({.ms = 2.0}, {.ms = 1.0}).seeds.size());
