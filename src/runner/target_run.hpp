@@ -91,7 +91,7 @@ class TargetRun {
   OutputReader reader_;                // compares outputs on the device when mapped, else from files
   TimedSampleCheck sample_check_;      // K21: shared per-sample seeds and the projection key
   double target_min_speedup_ = 0;
-  StoppingPolicy policy_;              // opt_.policy, or this run's share of it as one of several traces
+  StoppingPolicy policy_;  // opt_.policy, or this run's share of it as one of several traces
   std::string phase_now_ = "load";
   std::chrono::steady_clock::time_point phase_start_;
 };
