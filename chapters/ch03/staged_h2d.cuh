@@ -70,8 +70,8 @@ class StagedH2dBase : public aisp::Benchmark {
     const int64_t n = ctx.param("n");
     ctx.input("in", aisp::DType::f32, {n});
     ctx.output("out", aisp::DType::f32, {n});
-    src_ = make_pageable_source(n);
-    uploaded_ = static_cast<float*>(ctx.scratch("uploaded", n * sizeof(float)));
+    src_ = make_pageable_source(ctx.param("n"));
+    uploaded_ = static_cast<float*>(ctx.scratch("uploaded", ctx.param("n") * sizeof(float)));
   }
   void teardown(aisp::Context&) override { src_.reset(); }
 

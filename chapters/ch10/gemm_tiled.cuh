@@ -33,9 +33,8 @@ inline aisp::Workload bf16_gemm_workload(int64_t m, int64_t n, int64_t k) {
   return w;
 }
 
-// a [m][k] and b [n][k] (K-major), c [m][n], from the workload's params.
-inline void declare_bf16_gemm_buffers(aisp::Context& ctx) {
-  const int64_t m = ctx.param("m"), n = ctx.param("n"), k = ctx.param("k");
+// a [m][k] and b [n][k] (K-major), c [m][n].
+inline void declare_bf16_gemm_buffers(aisp::Context& ctx, int64_t m, int64_t n, int64_t k) {
   ctx.input("a", aisp::DType::bf16, {m, k});
   ctx.input("b", aisp::DType::bf16, {n, k});
   ctx.output("c", aisp::DType::bf16, {m, n});
@@ -61,7 +60,8 @@ class GemmTiledBase : public aisp::Benchmark {
  public:
   aisp::Workload workload() const override { return gemm_tiled_workload(); }
   void setup(aisp::Context& ctx) override {
-    declare_bf16_gemm_buffers(ctx);
+    const int64_t m = ctx.param("m"), n = ctx.param("n"), k = ctx.param("k");
+    declare_bf16_gemm_buffers(ctx, m, n, k);
     prepare(ctx);
   }
   aisp::Tolerance tolerance() const override { return gemm_tiled_tolerance(); }

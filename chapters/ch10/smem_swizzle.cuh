@@ -30,7 +30,7 @@ class SmemSwizzleBase : public aisp::Benchmark {
     const int64_t m = ctx.param("m"), n = ctx.param("n"), k = ctx.param("k");
     if (m % mma_gemm::kBM || n % mma_gemm::kBN || k % mma_gemm::kBK)
       throw std::runtime_error("smem_swizzle: needs m, n % 128 == 0 and k % 32 == 0");
-    declare_bf16_gemm_buffers(ctx);
+    declare_bf16_gemm_buffers(ctx, m, n, k);
     prepare();
   }
   // Same kernel code and summation order in every variant: bit-identical outputs, the BF16 default holds.

@@ -6,7 +6,7 @@
 #include <cuda_runtime.h>
 
 #include "../common/host_window.hpp"
-#include "aisp/check.hpp"
+#include "aisp/aisp.hpp"
 
 namespace graph_splice {
 
@@ -49,12 +49,12 @@ inline void launch(cudaStream_t s, cudaGraphExec_t exec, cudaGraph_t graph) {
 }
 
 // A graph a benchmark captures once in setup() from a private stream and launches with launch() in run():
-// the capture/instantiate/upload/teardown steps the graph variants of this chapter share. `issue(stream)`
+// the capture/instantiate/upload (to the harness stream)/teardown steps the graph variants of this chapter share. `issue(stream)`
 // enqueues the work to capture; it may fork to other streams as long as it joins back (graph_multistream).
 class CapturedGraph {
  public:
   template <class Issue>
-  void capture(cudaStream_t upload_stream, Issue&& issue) {
+  void capture(aisp::Context& ctx, Issue&& issue) {
     AISP_CUDA_CHECK(cudaStreamCreateWithFlags(&origin_, cudaStreamNonBlocking));
     AISP_CUDA_CHECK(cudaStreamBeginCapture(origin_, cudaStreamCaptureModeThreadLocal));
     try {
@@ -65,8 +65,8 @@ class CapturedGraph {
     }
     AISP_CUDA_CHECK(cudaStreamEndCapture(origin_, &graph_));
     AISP_CUDA_CHECK(cudaGraphInstantiate(&exec_, graph_, 0));
-    AISP_CUDA_CHECK(cudaGraphUpload(exec_, upload_stream));
-    AISP_CUDA_CHECK(cudaStreamSynchronize(upload_stream));
+    AISP_CUDA_CHECK(cudaGraphUpload(exec_, ctx.stream()));
+    AISP_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
   }
 
   void launch(cudaStream_t s) const { graph_splice::launch(s, exec_, graph_); }

@@ -20,7 +20,7 @@ class OptimizedCudaGraphs : public LaunchChainBase {
  public:
   void setup(aisp::Context& ctx) override {
     LaunchChainBase::setup(ctx);
-    graph_.capture(ctx.stream(), [&](cudaStream_t s) { launch_all(ctx, s); });
+    graph_.capture(ctx, [&](cudaStream_t s) { launch_all(ctx, s); });
   }
 
   void run(aisp::Context& ctx) override {

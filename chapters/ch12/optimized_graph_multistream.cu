@@ -18,7 +18,7 @@ class OptimizedGraphMultistream : public GraphMultistreamBase {
  public:
   void setup(aisp::Context& ctx) override {
     GraphMultistreamBase::setup(ctx);
-    graph_.capture(ctx.stream(), [&](cudaStream_t s) { issue(ctx, s); });
+    graph_.capture(ctx, [&](cudaStream_t s) { issue(ctx, s); });
   }
 
   void run(aisp::Context& ctx) override {

@@ -27,8 +27,8 @@ inline void launch_interleave_rows(cudaStream_t st, const __nv_bfloat16* wg, con
 
 // The start of both fused ch10-GEMM variants' prepare(): scratch for h [tokens][ffn] (the SwiGLU output) and
 // for the interleaved gate/up weights [2 ffn][dim], the interleave run on the harness stream and waited for.
-inline void prepare_interleaved_gate_up(aisp::Context& ctx, __nv_bfloat16*& h, __nv_bfloat16*& wgu) {
-  const int64_t t = ctx.param("tokens"), d = ctx.param("dim"), f = ctx.param("ffn");
+inline void prepare_interleaved_gate_up(aisp::Context& ctx, int64_t t, int64_t d, int64_t f, __nv_bfloat16*& h,
+                                        __nv_bfloat16*& wgu) {
   h = static_cast<__nv_bfloat16*>(ctx.scratch("h", static_cast<size_t>(t * f) * sizeof(__nv_bfloat16)));
   wgu = static_cast<__nv_bfloat16*>(ctx.scratch("w_gate_up", static_cast<size_t>(2 * f * d) * sizeof(__nv_bfloat16)));
   launch_interleave_rows(ctx.stream(), ctx.buffer("wg").as<const __nv_bfloat16>(), ctx.buffer("wu").as<const __nv_bfloat16>(),

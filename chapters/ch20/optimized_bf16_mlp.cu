@@ -56,7 +56,7 @@ class OptimizedBf16Mlp : public Bf16MlpBase {
  protected:
   void prepare(aisp::Context& ctx) override {
     const int64_t t = ctx.param("tokens"), d = ctx.param("dim"), f = ctx.param("ffn");
-    bf16_mlp::prepare_interleaved_gate_up(ctx, h_, wgu_);
+    bf16_mlp::prepare_interleaved_gate_up(ctx, t, d, f, h_, wgu_);
     gate_up_.prepare(ctx.device(), t, 2 * f, d);
     down_.prepare(ctx.device(), t, d, f);
   }

@@ -22,8 +22,8 @@ class BaselineLabGemm : public LabGemmBase {
 
  protected:
   void prepare(aisp::Context& ctx) override {
-    require_multiple("labs/gemm mma_sync", ctx.param("m"), ctx.param("n"), ctx.param("k"), mma_gemm::kBM,
-                     mma_gemm::kBN, mma_gemm::kBK);
+    const int64_t m = ctx.param("m"), n = ctx.param("n"), k = ctx.param("k");
+    require_multiple("labs/gemm mma_sync", m, n, k, mma_gemm::kBM, mma_gemm::kBN, mma_gemm::kBK);
     Gemm::prepare();
   }
 };
