@@ -6,9 +6,10 @@
 # 1 any other failure, 0 all good), as one run's would be. ch04's pairs need 2 GPUs in one run and are
 # skipped with that reason here, as on any single-GPU `make run`.
 # On a one-GPU machine, HALVES=0 and then HALVES=1 in two calls run the same halves one after the other.
-# Before the call: `bash scripts/pack_carry.sh`, carry `.carry`. Returns $OUT/make_run.tgz + $OUT/summary.txt.
+# Before the call: `bash scripts/pack_carry.sh`, carry `.carry` (or CARRY=<another packed build.tgz>).
+# Returns $OUT/make_run.tgz + $OUT/summary.txt.
 set -u
-tar xzf .carry/build.tgz || exit 1
+tar xzf "${CARRY:-.carry/build.tgz}" || exit 1
 out=${OUT:-/tmp/make_run}; work=/tmp/make_run_work; rm -rf "$work"; mkdir -p "$work" "$out"
 s="$out/summary.txt"; limit=${SUITE_LIMIT_S:-520}
 { date -u; nvidia-smi --query-gpu=index,name,driver_version,clocks.max.sm --format=csv; } > "$s" 2>&1
@@ -40,8 +41,8 @@ done
 echo "halves [$halves] on $gpus GPU(s): rc=$rc wall_s=$SECONDS" >> "$s"
 for g in $halves; do
   tail -2 "$work/half$g.err" >> "$s"
-  cp /tmp/art$g/runs/*/results/benchmark_test_results.json "$work/half$g.json" 2>/dev/null
-  cp /tmp/art$g/runs/*/reports/expectations_check.md "$work/half$g.expectations.md" 2>/dev/null
+  cp /tmp/art"$g"/runs/*/results/benchmark_test_results.json "$work/half$g.json" 2>/dev/null
+  cp /tmp/art"$g"/runs/*/reports/expectations_check.md "$work/half$g.expectations.md" 2>/dev/null
   grep -E "INVALID|SLOWER|SAME|INCONCLUSIVE|failed_|error" "$work/half$g.md" | grep -v '^> warning' | head -40 >> "$s"
 done
 tar czf "$out/make_run.tgz" -C "$work" .
