@@ -7,14 +7,15 @@ struct Optimized : zero_sharding::Base {
   void run(aisp::Context& ctx) override {
     using namespace zero_sharding;
     const int64_t shard = shard_elems(), first = ch04::rank() * shard;
-    nccl().check(nccl().reduce_scatter(ctx.buffer("grad").as<float>(), g_sum_, shard, ncclFloat, ncclSum, comm_,
-                                       ctx.stream()),
+    nccl().check(nccl().reduce_scatter(ctx.buffer("grad").as<float>(), g_sum_, shard, ncclFloat, ncclSum, comm_, ctx.stream()),
                  "ncclReduceScatter");
     update(ctx, g_sum_, ch04::rank());
     float* p_new = ctx.buffer("param_new").as<float>();
     nccl().check(nccl().all_gather(p_new + first, p_new, shard, ncclFloat, comm_, ctx.stream()), "ncclAllGather");
   }
-  std::string technique() const override { return "ZeRO-1/2: moments and gradient sum sharded 1/R, reduce-scatter, all-gather"; }
+  std::string technique() const override {
+    return "ZeRO-1/2: moments and gradient sum sharded 1/R, reduce-scatter, all-gather";
+  }
 
  protected:
   int64_t grad_sum_elems() const override { return zero_sharding::shard_elems(); }

@@ -87,7 +87,7 @@ struct Base : ch04::RankedBenchmark {
                                std::to_string(ranks));
     const int64_t shard = shard_elems();
     ctx.input("grad", aisp::DType::f32, {kN});  // this rank's gradients (its own stream)
-    for (const char* s : kShardInputs)         // this rank's shard of the model's state (its own stream)
+    for (const char* s : kShardInputs)          // this rank's shard of the model's state (its own stream)
       ctx.input(s, aisp::DType::f32, {shard}, aisp::Fill::uniform(-1, 1), aisp::Role::static_);
     ctx.output("param_new", aisp::DType::f32, {kN});
     ctx.output("exp_avg_new_shard", aisp::DType::f32, {shard});
@@ -100,7 +100,7 @@ struct Base : ch04::RankedBenchmark {
 
  protected:
   static constexpr const char* kShardInputs[3] = {"param_shard", "exp_avg_shard", "exp_avg_sq_shard"};
-  virtual int64_t grad_sum_elems() const = 0;  // n (all-reduce) or n/R (reduce-scatter)
+  virtual int64_t grad_sum_elems() const = 0;    // n (all-reduce) or n/R (reduce-scatter)
   virtual void prepare(aisp::Context& ctx) = 0;  // the variant's state: which other shards it receives
 
   // Shard s of input `which` (0 p, 1 m, 2 v) as this rank holds it after gather_others(which): its own shard
