@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# `make run`'s suite — `aisp bench run --targets all`, every chapter and lab, expectations checked — on an
-# nvidia-h200-x2, split in two interleaved halves, one per GPU, run side by side, because the whole suite
-# takes longer than one device call may (600 s). Each half is an ordinary `bench run` on one GPU
-# (CUDA_VISIBLE_DEVICES), with its own artifacts; the suite's exit code is the worse of the two (3 invalid,
-# 1 any other failure, 0 all good), as one run's would be. ch04's pairs need 2 GPUs in one run and are
-# skipped with that reason here, as on any single-GPU `make run`.
-# On a one-GPU machine, HALVES=0 and then HALVES=1 in two calls run the same halves one after the other.
+# `make run`'s suite — `aisp bench run --targets all`, every chapter and lab, expectations checked — split in
+# two interleaved halves because the whole suite takes longer than one device call may (600 s). Each half is an
+# ordinary `bench run` on one GPU (CUDA_VISIBLE_DEVICES), with its own artifacts; the suite's exit code is the
+# worse of the two (3 invalid, 1 any other failure, 0 all good), as one run's would be. ch04's pairs need 2 GPUs
+# in one run and are skipped with that reason here, as on any single-GPU `make run`.
+# The halves run one after the other (HALVES=0 and then HALVES=1 in two calls). PARALLEL=1 on a machine with
+# two GPUs runs them side by side instead, but two suites on one host perturb the host-bound pairs (caching
+# allocator, launch-bound copies) and slow the stopping rule: docs/measurements/make_run_h200_20261128c.md.
 # Before the call: `bash scripts/pack_carry.sh`, carry `.carry` (or CARRY=<another packed build.tgz>).
 # Returns $OUT/make_run.tgz + $OUT/summary.txt.
 set -u
@@ -30,7 +31,7 @@ half() {  # half <g> <device>: one ordinary bench run over half g; its exit code
 }
 SECONDS=0
 for g in $halves; do
-  if [ "$gpus" -gt 1 ]; then half "$g" "$g" & else half "$g" 0; fi  # one GPU: never two suites on it at once
+  if [ "$gpus" -gt 1 ] && [ "${PARALLEL:-0}" = 1 ]; then half "$g" "$g" & else half "$g" 0; fi  # never two suites on one GPU
 done
 wait
 rc=0
