@@ -16,9 +16,7 @@ namespace {
 
 // S(v) = copysign(fmax(|v| - lambda, 0), v).
 struct ShrinkBranchFree {
-  __device__ __forceinline__ float operator()(float v) const {
-    return copysignf(fmaxf(fabsf(v) - kThresholdLambda, 0.0f), v);
-  }
+  __device__ __forceinline__ float operator()(float v) const { return copysignf(fmaxf(fabsf(v) - kThresholdLambda, 0.0f), v); }
 };
 
 class OptimizedThreshold : public ThresholdBase {

@@ -23,9 +23,7 @@ inline int64_t smem_swizzle_k() { return aisp::axis("k", 4096); }
 
 class SmemSwizzleBase : public aisp::Benchmark {
  public:
-  aisp::Workload workload() const override {
-    return bf16_gemm_workload(smem_swizzle_m(), smem_swizzle_n(), smem_swizzle_k());
-  }
+  aisp::Workload workload() const override { return bf16_gemm_workload(smem_swizzle_m(), smem_swizzle_n(), smem_swizzle_k()); }
   void setup(aisp::Context& ctx) override {
     const int64_t m = ctx.param("m"), n = ctx.param("n"), k = ctx.param("k");
     if (m % mma_gemm::kBM || n % mma_gemm::kBN || k % mma_gemm::kBK)

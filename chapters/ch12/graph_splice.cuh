@@ -49,8 +49,8 @@ inline void launch(cudaStream_t s, cudaGraphExec_t exec, cudaGraph_t graph) {
 }
 
 // A graph a benchmark captures once in setup() from a private stream and launches with launch() in run():
-// the capture/instantiate/upload (to the harness stream)/teardown steps the graph variants of this chapter share. `issue(stream)`
-// enqueues the work to capture; it may fork to other streams as long as it joins back (graph_multistream).
+// the capture/instantiate/upload (to the harness stream)/teardown steps the graph variants of this chapter share.
+// `issue(stream)` enqueues the work to capture; it may fork to other streams as long as it joins back (graph_multistream).
 class CapturedGraph {
  public:
   template <class Issue>

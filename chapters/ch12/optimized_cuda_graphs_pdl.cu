@@ -21,8 +21,8 @@ class OptimizedCudaGraphsPdl : public LaunchChainBase {
   void setup(aisp::Context& ctx) override {
     LaunchChainBase::setup(ctx);
     graph_.capture(ctx, [&](cudaStream_t s) {
-      launch_chain_pdl(s, ctx.buffer("x").as<const float>(), ctx.buffer("y").as<float>(),
-                       ctx.buffer("coef").as<const float>(), ctx.param("n"), ctx.param("links"));
+      launch_chain_pdl(s, ctx.buffer("x").as<const float>(), ctx.buffer("y").as<float>(), ctx.buffer("coef").as<const float>(),
+                       ctx.param("n"), ctx.param("links"));
     });
   }
 

@@ -114,8 +114,8 @@ __device__ __forceinline__ void next_query_tile(uint32_t smem, int i, int tiles,
 }
 
 // P^T = exp(S^T * scale - L): rows = this warp's 16 keys (of `sk`), columns = the tile's 64 queries (`sq`, L in `sl`).
-__device__ __forceinline__ void recompute_pt(float (&p)[8][4], uint32_t sk, uint32_t sq, const float* sl, int warp,
-                                             int lane, int t, float scale_log2) {
+__device__ __forceinline__ void recompute_pt(float (&p)[8][4], uint32_t sk, uint32_t sq, const float* sl, int warp, int lane,
+                                             int t, float scale_log2) {
   constexpr float kLog2e = 1.4426950408889634f;
 #pragma unroll
   for (int n = 0; n < 8; ++n) p[n][0] = p[n][1] = p[n][2] = p[n][3] = 0.0f;
@@ -162,8 +162,8 @@ __device__ __forceinline__ void store_dst(uint32_t sds, const float (&ds)[8][4],
 // dQ of query tile i += scale * dS K over the block's 128 keys: this warp's 16 queries x 64 d, from dS^T in
 // `sds` (after the barrier that follows every warp's store_dst) and K in `sk`, added by fp32 vector atomics.
 // `acc` is the caller's (see above).
-__device__ __forceinline__ void add_dq_tile(float (&acc)[8][4], float* dq, int64_t head, int i, uint32_t sds,
-                                            uint32_t sk, int warp, int lane, int g, int t, float scale) {
+__device__ __forceinline__ void add_dq_tile(float (&acc)[8][4], float* dq, int64_t head, int i, uint32_t sds, uint32_t sk,
+                                            int warp, int lane, int g, int t, float scale) {
   const int mq = (warp & 3) * 16, dcol = (warp >> 2) * 64;  // this warp's 16 queries x 64 d of dQ
 #pragma unroll
   for (int n = 0; n < 8; ++n) acc[n][0] = acc[n][1] = acc[n][2] = acc[n][3] = 0.0f;

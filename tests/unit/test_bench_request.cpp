@@ -226,14 +226,12 @@ TEST(BenchRun, SuiteOptionsCarryTheRequest) {
   EXPECT_TRUE(o.run.stop_on_decision);
   EXPECT_TRUE(o.expectations.enabled);
   EXPECT_EQ(o.expectations.source_root, "/my/pairs");  // expectations live next to the sources
-  EXPECT_EQ(o.run.trace_replicates, 5);                 // a latency verdict pools five request traces
+  EXPECT_EQ(o.run.trace_replicates, 5);                // a latency verdict pools five request traces
   r.trace_replicates = 0;
   try {
     check_request(r);
     FAIL() << "accepted --trace-replicates 0";
-  } catch (const BenchError& e) {
-    EXPECT_EQ(e.option, "--trace-replicates");
-  }
+  } catch (const BenchError& e) { EXPECT_EQ(e.option, "--trace-replicates"); }
   r.trace_replicates = 3;
   EXPECT_EQ(suite_options(r, "/bin/aisp", "/plugins", "/checkout").run.trace_replicates, 3);
   r.bench_root.clear();
