@@ -13,8 +13,12 @@
 namespace aisp {
 namespace {
 
-// Statuses a run decides on its own; failed_no_speedup is re-decided over the pooled interval.
-bool run_failed(const std::string& s) { return s != status::succeeded && s != status::failed_no_speedup; }
+// What a run decides on its own: an error, a failed verification or check. failed_no_speedup is not one of
+// them: it is re-decided over the pooled interval.
+bool run_failed(const VariantResult& v) {
+  bool failed_check = std::any_of(v.checks.begin(), v.checks.end(), [](auto& c) { return !c.passed; });
+  return failed_check || (v.status != status::succeeded && v.status != status::failed_no_speedup);
+}
 
 void append(std::vector<double>& into, const std::vector<double>& from) { into.insert(into.end(), from.begin(), from.end()); }
 
@@ -77,7 +81,7 @@ std::vector<TraceReplicate> per_trace(const std::vector<const VariantResult*>& r
 VariantResult failed_on_trace(const std::vector<const VariantResult*>& reps, const std::vector<TargetResult>& runs) {
   size_t worst = reps.size();
   for (size_t j = 0; j < reps.size(); ++j)
-    if (run_failed(reps[j]->status) &&
+    if (run_failed(*reps[j]) &&
         (worst == reps.size() || status::severity(reps[j]->status) > status::severity(reps[worst]->status)))
       worst = j;
   VariantResult v = *reps[worst];
@@ -110,8 +114,8 @@ VariantResult pooled_variant(const std::vector<const VariantResult*>& reps, cons
                                          "spread (t, {} df), so it covers the choice of trace",
                                          reps.size(), listed, reps.size() - 1));
   note_power_capped(v);
-  bool any_failed = std::any_of(v.checks.begin(), v.checks.end(), [](auto& c) { return !c.passed; });
-  Verdict verdict = decide_verdict(p.interval, v.min_speedup, any_failed, options.noise_floor);
+  // Every check passed on every trace (a failure takes failed_on_trace's path).
+  Verdict verdict = decide_verdict(p.interval, v.min_speedup, false, options.noise_floor);
   v.verdict = verdict_name(verdict);
   v.status = status::succeeded, v.error.clear();
   apply_goal(v, verdict, p.interval, v.min_speedup, false);
@@ -153,7 +157,7 @@ TargetResult pool_trace_replicates(const std::vector<TargetResult>& runs, const 
   for (size_t i = 0; i < out.optimizations.size(); ++i) {
     std::vector<const VariantResult*> reps;
     for (const TargetResult& r : runs) reps.push_back(&r.optimizations.at(i));
-    bool failed = std::any_of(reps.begin(), reps.end(), [](auto* r) { return run_failed(r->status); });
+    bool failed = std::any_of(reps.begin(), reps.end(), [](auto* r) { return run_failed(*r); });
     VariantResult& v = out.optimizations[i] =
         failed ? failed_on_trace(reps, runs) : pooled_variant(reps, runs, out.baseline, options);
     statuses.push_back(v.status);
