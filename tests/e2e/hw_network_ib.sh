@@ -23,7 +23,8 @@ assert figs["net_loopback_rtt"]["value"] > 0
 assert figs["net_nic_tcp"]["status"].startswith("skipped: no --address given"), figs["net_nic_tcp"]
 PY
 # The NIC path: a peer serving exactly the connections one measurement makes (3 samples + 1 ping-pong).
-"$aisp" hw network --listen 0 --listen-count 4 --bind 127.0.0.1 > "$tmp/peer.log" 2>&1 &
+: > "$tmp/peer.log"  # exists before the peer runs (the child opens its redirection only once it starts)
+"$aisp" hw network --listen 0 --listen-count 4 --bind 127.0.0.1 >> "$tmp/peer.log" 2>&1 &
 peer=$!
 port=
 for _ in $(seq 50); do

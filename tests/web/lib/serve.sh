@@ -19,12 +19,15 @@ stop_serve() {
 trap stop_serve EXIT
 
 start_serve() {
+  # The log exists before the server starts: the child opens its redirection only once it runs, and a read of a
+  # missing file inside $(...) would end a `set -e` script on a loaded machine.
+  : > "$tmp/serve.log"
   # shellcheck disable=SC2154  # $serve, $build: the sourcing script's arguments
-  "$serve" --data "$1" --port 0 --web-root "$build/web" 2> "$tmp/serve.log" &
+  "$serve" --data "$1" --port 0 --web-root "$build/web" 2>> "$tmp/serve.log" &
   server_pid=$!
   port=
   for _ in $(seq 100); do
-    port=$(sed -n 's#^aisp serve: http://127.0.0.1:\([0-9]*\)/.*#\1#p' "$tmp/serve.log")
+    port=$(sed -n 's#^aisp serve: http://127.0.0.1:\([0-9]*\)/.*#\1#p' "$tmp/serve.log" || true)
     [ -n "$port" ] && break
     sleep 0.1
   done
