@@ -3,8 +3,8 @@
 
 An expectation is one run's speedup and CI. The CI covers the sampling noise of that run only; another
 run of the same code can land elsewhere because the machine differs (host CPU, VM, driver state: ch03's
-host-bound pairs) or because the run's seeded inputs differ (a request-trace pair's p50/p99 depends on the
-trace drawn). `aisp bench run` widens the recorded band by an entry's `between_machine_spread` s
+host-bound pairs) or because the run's seeded inputs differ (a latency pair's p50/p99 depends on the trace
+drawn; `bench run` now pools several traces per verdict, --trace-replicates, so its CI covers that part). `aisp bench run` widens the recorded band by an entry's `between_machine_spread` s
 (src/core/expectation_check.hpp); this script measures s from runs instead of anyone typing it:
 
     s = max over runs of max(run / recorded, recorded / run) - 1      (best speedups, same hardware key)
