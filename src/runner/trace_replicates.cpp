@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <sstream>
 
 #include "core/replicate_pool.hpp"
 #include "core/verdict.hpp"
@@ -21,19 +20,6 @@ bool run_failed(const VariantResult& v) {
 }
 
 void append(std::vector<double>& into, const std::vector<double>& from) { into.insert(into.end(), from.begin(), from.end()); }
-
-// The first run's note without the clauses pooling decides again (the goal's, the power-cap count).
-std::string note_without_pooled_clauses(const std::string& note) {
-  std::string out, clause;
-  std::istringstream in(note);
-  while (std::getline(in, clause, ';')) {
-    if (!clause.empty() && clause.front() == ' ') clause.erase(0, 1);
-    if (clause.empty() || clause.rfind("informational (", 0) == 0 || clause.find("software power cap") != std::string::npos)
-      continue;
-    append_note(out, clause);
-  }
-  return out;
-}
 
 uint64_t static_seed_of(const TargetResult& run) { return run.seeds.empty() ? 0 : run.seeds[0]; }
 
@@ -53,7 +39,7 @@ VariantResult concatenated(const std::vector<const VariantResult*>& reps) {
       if (ms.is_number()) v.harness_overhead_ms[key] = v.harness_overhead_ms.value(key, 0.0) + ms.get<double>();
   }
   v.timing = summarize(v.samples_ms);
-  v.timing_note = note_without_pooled_clauses(reps[0]->timing_note);
+  v.timing_note = without_verdict_clauses(reps[0]->timing_note);  // decided again over the pooled interval
   return v;
 }
 

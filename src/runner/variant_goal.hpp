@@ -16,6 +16,10 @@ void apply_goal(VariantResult& v, Verdict verdict, const Interval& ci, double mi
 // taken at the power limit is never presented as an unconstrained one.
 void note_power_capped(VariantResult& v);
 
+// `note` without the clauses apply_goal and note_power_capped wrote (for a verdict decided again, e.g. over
+// pooled request traces).
+std::string without_verdict_clauses(const std::string& note);
+
 // Appends one clause to a timing note ("a; b").
 void append_note(std::string& note, const std::string& clause);
 
