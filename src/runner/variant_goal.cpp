@@ -9,7 +9,7 @@ namespace aisp {
 void append_note(std::string& note, const std::string& clause) { note += (note.empty() ? "" : "; ") + clause; }
 
 namespace {
-constexpr const char* kInformationalClause = "informational (";  // apply_goal's clause starts so
+constexpr const char* kInformationalClause = "informational (";                    // apply_goal's clause starts so
 constexpr const char* kPowerCapClause = "kept samples at the software power cap";  // note_power_capped's contains
 }  // namespace
 
@@ -27,8 +27,8 @@ std::string without_verdict_clauses(const std::string& note) {
 
 void note_power_capped(VariantResult& v) {
   if (v.power_capped == 0) return;
-  append_note(v.timing_note, fmt::format("{} of {} {} (SM clock >= 75% of max): a power-limited steady state",
-                                         v.power_capped, v.samples_ms.size(), kPowerCapClause));
+  append_note(v.timing_note, fmt::format("{} of {} {} (SM clock >= 75% of max): a power-limited steady state", v.power_capped,
+                                         v.samples_ms.size(), kPowerCapClause));
 }
 
 void apply_goal(VariantResult& v, Verdict verdict, const Interval& ci, double min_speedup, bool memory_goal) {
