@@ -109,6 +109,9 @@ class BaselineTransformerBlock : public TransformerBlockBase {
   void prepare(aisp::Context& ctx) override {
     const int64_t t = tokens(ctx), d = ctx.param("dim"), f = ctx.param("ffn"), seq = ctx.param("seq");
     const int64_t bh = ctx.param("batch") * ctx.param("heads");
+    // Scores and probabilities grow as seq^2 (24 GiB at 16384): a length that does not fit fails here with its
+    // numbers. The activations below: n, qkv (3d), q, k, v, o, o_merged, proj, a (d each) and u (f), bf16.
+    attention_unfused::prepare_unfused_attention<true>(bh, seq, 2.0 * t * (11 * d + f), "transformer_block baseline");
     n_ = scratch(ctx, "n", t * d);
     qkv_ = scratch(ctx, "qkv", t * 3 * d);
     q_ = scratch(ctx, "q", t * d);
@@ -133,10 +136,7 @@ class BaselineTransformerBlock : public TransformerBlockBase {
     AISP_CUBLAS_CHECK(cublasGemmStridedBatchedEx(h, CUBLAS_OP_T, CUBLAS_OP_N, seq, seq, dh, &scale, k_, CUDA_R_16BF,
                                                  dh, head, q_, CUDA_R_16BF, dh, head, &zero, s_, CUDA_R_32F, seq,
                                                  square, bh, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
-    attention_unfused::softmax_rows_kernel<true>
-        <<<static_cast<unsigned>(static_cast<int64_t>(bh) * seq), attention_unfused::kSoftmaxThreads, 0, ctx.stream()>>>(
-            s_, p_, seq);
-    AISP_LAUNCH_CHECK();
+    attention_unfused::launch_softmax_rows<true>(s_, p_, static_cast<int64_t>(bh) * seq, seq, ctx.stream());
     AISP_CUBLAS_CHECK(cublasGemmStridedBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_N, dh, seq, seq, &one, v_, CUDA_R_16BF, dh,
                                                  head, p_, CUDA_R_16BF, seq, square, &zero, o_, CUDA_R_16BF, dh, head,
                                                  bh, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
