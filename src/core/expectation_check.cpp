@@ -98,7 +98,7 @@ ExpectationComparison compare_between_machines(const TargetResult& t, const Expe
   widened.ci_low = expected->ci_low / (1 + spread.relative);
   widened.ci_high = expected->ci_high * (1 + spread.relative);
   ExpectationComparison c = compare_expectation(t, &widened, tolerance);
-  if (c.expected_ci_high > 0) {
+  if (c.expected_ci_high > 0 && c.status != ExpectationStatus::not_comparable) {
     c.expected_ci_low = expected->ci_low;
     c.expected_ci_high = expected->ci_high;
     c.message += fmt::format("; checked against the between-machine band [{:.3f}, {:.3f}] (recorded CI ±{:.0f}%, {})",
@@ -222,7 +222,7 @@ ExpectationCheckReport check_expectations(std::vector<TargetResult>& results, co
         row.action = s == ExpectationStatus::not_comparable ? "-"
                      : expected ? "kept"
                                 : "not recorded (no --update-expectations)";
-      } else if (!may_write_expectation(s, o.accept_regressions)) {
+      } else if (!may_write_expectation(s, o.accept_regressions) && !row.comparison.workload_changed) {
         row.action = s == ExpectationStatus::regression ? "kept: regression (--accept-regressions to replace)"
                                                         : "kept: not comparable";
       } else {
@@ -231,7 +231,7 @@ ExpectationCheckReport check_expectations(std::vector<TargetResult>& results, co
         if (entry) {
           stored.examples[key] = *entry;
           row.written = changed = true;
-          row.action = expected ? "updated" : "added";
+          row.action = !expected ? "added" : row.comparison.workload_changed ? "replaced (other workload)" : "updated";
         } else {
           row.action = "not written: " + why;
         }

@@ -13,12 +13,39 @@ namespace fs = std::filesystem;
 namespace {
 
 json to_json(const ExpectationProvenance& p) {
-  return {{"hardware_key", p.hardware_key},   {"gpu", p.gpu},
-          {"driver_version", p.driver_version}, {"cuda_version", p.cuda_version},
-          {"git_commit", p.git_commit},       {"git_dirty", p.git_dirty},
-          {"timestamp", p.timestamp},         {"mode", p.mode},
-          {"run_dir", p.run_dir},             {"aisp_version", p.aisp_version},
-          {"baseline_samples", p.baseline_samples}, {"optimized_samples", p.optimized_samples}};
+  json j = {{"hardware_key", p.hardware_key},   {"gpu", p.gpu},
+            {"driver_version", p.driver_version}, {"cuda_version", p.cuda_version},
+            {"git_commit", p.git_commit},       {"git_dirty", p.git_dirty},
+            {"timestamp", p.timestamp},         {"mode", p.mode},
+            {"run_dir", p.run_dir},             {"aisp_version", p.aisp_version},
+            {"baseline_samples", p.baseline_samples}, {"optimized_samples", p.optimized_samples}};
+  if (!p.workload_params.empty()) j["workload_params"] = p.workload_params;
+  return j;
+}
+
+// A workload's declared params (TargetResult::workload["params"]): the numbers only.
+std::map<std::string, double> numeric_params(const json& params) {
+  std::map<std::string, double> out;
+  if (!params.is_object()) return out;
+  for (auto it = params.begin(); it != params.end(); ++it)
+    if (it.value().is_number()) out[it.key()] = it.value().get<double>();
+  return out;
+}
+
+// "seq 6144 -> 16384, batch 1 -> 2": the params that differ between the recorded workload and this run's.
+std::string param_changes(const std::map<std::string, double>& was, const std::map<std::string, double>& now) {
+  std::string out;
+  auto add = [&](const std::string& k, const std::string& a, const std::string& b) {
+    out += fmt::format("{}{} {} -> {}", out.empty() ? "" : ", ", k, a, b);
+  };
+  for (const auto& [k, v] : was) {
+    auto it = now.find(k);
+    if (it == now.end()) add(k, fmt::format("{:g}", v), "(absent)");
+    else if (it->second != v) add(k, fmt::format("{:g}", v), fmt::format("{:g}", it->second));
+  }
+  for (const auto& [k, v] : now)
+    if (!was.count(k)) add(k, "(absent)", fmt::format("{:g}", v));
+  return out;
 }
 
 // Strict readers: a field of the wrong type is corruption, not a default.
@@ -88,6 +115,10 @@ ExpectationEntry entry_from_json(const json& j) {
   e.provenance.aisp_version = str(p, "aisp_version");
   e.provenance.baseline_samples = static_cast<int64_t>(num(p, "baseline_samples"));
   e.provenance.optimized_samples = static_cast<int64_t>(num(p, "optimized_samples"));
+  if (p.contains("workload_params")) {
+    if (!p["workload_params"].is_object()) throw std::runtime_error("'workload_params' is not an object");
+    e.provenance.workload_params = numeric_params(p["workload_params"]);
+  }
   if (!(e.ci_low <= e.best_speedup && e.best_speedup <= e.ci_high))
     throw std::runtime_error(fmt::format("best_speedup {} lies outside its CI [{}, {}]", e.best_speedup, e.ci_low, e.ci_high));
   return e;
@@ -233,6 +264,8 @@ std::optional<ExpectationEntry> entry_from_result(const TargetResult& t, const E
   e.provenance.baseline_samples = static_cast<int64_t>(t.baseline.samples_ms.size());
   e.provenance.optimized_samples = static_cast<int64_t>(best->samples_ms.size());
   if (e.provenance.mode.empty()) e.provenance.mode = t.mode;
+  if (t.workload.is_object() && t.workload.contains("params"))
+    e.provenance.workload_params = numeric_params(t.workload["params"]);
   return e;
 }
 
@@ -278,6 +311,17 @@ ExpectationComparison compare_expectation(const TargetResult& t, const Expectati
     c.message = fmt::format("not compared: expectation measured in {} mode, this run in {} mode",
                             expected->provenance.mode, t.mode);
     return c;
+  }
+  if (!expected->provenance.workload_params.empty() && t.workload.is_object() && t.workload.contains("params")) {
+    if (std::string changed = param_changes(expected->provenance.workload_params, numeric_params(t.workload["params"]));
+        !changed.empty()) {
+      c.status = ExpectationStatus::not_comparable;
+      c.workload_changed = true;
+      c.message = fmt::format("not compared: the expectation measured another workload ({}); record this one with "
+                              "--update-expectations",
+                              changed);
+      return c;
+    }
   }
   std::string other = v->name == expected->best_optimization
                           ? ""

@@ -26,6 +26,10 @@ struct ExpectationProvenance {
       aisp_version;
   bool git_dirty = false;
   int64_t baseline_samples = 0, optimized_samples = 0;
+  // The workload's parameters when recorded (sizes, shapes: the pair's declared params). A run whose params
+  // differ measured another workload - a pair whose default size changed - and is not compared. Empty in
+  // entries recorded before the field existed: those are compared as before.
+  std::map<std::string, double> workload_params;
 };
 
 struct ExpectedVariant {
@@ -85,6 +89,9 @@ struct ExpectationComparison {
   double speedup = 0, ci_low = 0, ci_high = 0;
   double tolerance = kDefaultExpectationTolerance;
   std::string message;
+  // not_comparable because the recorded entry measured other workload params (the pair's default size
+  // changed): --update-expectations replaces it, as it would a new entry.
+  bool workload_changed = false;
 };
 
 // Compares a target's current result with its stored expectation (nullptr: none stored -> new).

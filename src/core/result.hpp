@@ -26,6 +26,7 @@ struct Verification {
   int64_t compared = 0, mismatches = 0, unwritten = 0;
   int64_t first_mismatch = -1;
   std::string output;  // which output failed first
+  double first_baseline = 0, first_variant = 0;  // the two values at first_mismatch
   double max_abs_error = 0, max_rel_error = 0, rtol = 0, atol = 0;
   std::string tolerance_justification;  // non-empty only when a pair loosened the default
 };

@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <stdexcept>
 
+#include "core/element_rule.hpp"
 #include "core/json_io.hpp"
 #include "core/schema.hpp"
 
@@ -43,6 +45,14 @@ CompareResult OutputReader::compare(const OutputView& baseline, const OutputView
 
 int64_t OutputReader::unwritten(const OutputView& v) const {
   return v.device ? device_->count_poison(v.device, v.count, v.dtype) : v.reported_unwritten;
+}
+
+double OutputReader::element(const OutputView& v, int64_t i) const {
+  const size_t size = dtype_size(v.dtype);
+  if (i < 0 || i >= v.count) return std::nan("");
+  std::string bytes = v.device ? device_->to_host(static_cast<const char*>(v.device) + i * size, size)
+                               : host_bytes(v).substr(static_cast<size_t>(i) * size, size);
+  return element_rule::decode(bytes.data(), 0, v.dtype);
 }
 
 std::string OutputReader::host_bytes(const OutputView& v) const {

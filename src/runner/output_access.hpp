@@ -35,6 +35,9 @@ class OutputReader {
   std::vector<OutputView> views(const json& reply_outputs, const std::map<std::string, const void*>& mapped) const;
   CompareResult compare(const OutputView& baseline, const OutputView& candidate, ToleranceValues tol) const;
   int64_t unwritten(const OutputView& v) const;
+  // Element i of an output as a double (one element copied, whatever the output's size): what a failed
+  // comparison shows for its first mismatch.
+  double element(const OutputView& v, int64_t i) const;
   std::string host_bytes(const OutputView& v) const;
   // A copy the supervisor owns, so the worker may run again before the comparison (on the device when
   // memory allows, else in host memory).

@@ -26,8 +26,10 @@ std::string TargetRun::agrees_with(const std::vector<OutputView>& reference, con
   compare_check_outputs(reference, outputs, tolerance_, reader_, v);
   if (v.unwritten > 0) return fmt::format("{} output elements were never written", v.unwritten);
   if (v.mismatches > 0)
-    return fmt::format("{} of {} output elements differ from the baseline's for the same inputs (max rel err {:.3g})",
-                       v.mismatches, v.compared, v.max_rel_error);
+    return fmt::format(
+        "{} of {} output elements differ from the baseline's for the same inputs (first at {} in '{}': baseline {:.6g}, "
+        "variant {:.6g}; rtol {:g}, atol {:g})",
+        v.mismatches, v.compared, v.first_mismatch, v.output, v.first_baseline, v.first_variant, v.rtol, v.atol);
   return "";
 }
 

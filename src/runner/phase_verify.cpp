@@ -52,8 +52,10 @@ void judge_checks(LiveVariant& l, CheckRecord& c, bool is_baseline) {
     l.result->verification = v;
     fail(l, "verification",
          c.unwritten ? fmt::format("{} output elements were never written", c.unwritten)
-                     : fmt::format("{} of {} output elements differ from the baseline (first at {} in '{}')",
-                                   v.mismatches, v.compared, v.first_mismatch, v.output),
+                     : fmt::format("{} of {} output elements differ from the baseline (first at {} in '{}': baseline "
+                                   "{:.6g}, variant {:.6g})",
+                                   v.mismatches, v.compared, v.first_mismatch, v.output, v.first_baseline,
+                                   v.first_variant),
          status::failed_verification);
   }
 }

@@ -29,6 +29,8 @@ void compare_check_outputs(const std::vector<OutputView>& baseline, const std::v
     if (r.mismatches && !v.mismatches) {
       v.first_mismatch = r.first_mismatch;
       v.output = bo.name;
+      v.first_baseline = reader.element(bo, r.first_mismatch);
+      v.first_variant = reader.element(*co, r.first_mismatch);
     }
     v.mismatches += r.mismatches;
     v.max_abs_error = std::max(v.max_abs_error, r.max_abs_error);

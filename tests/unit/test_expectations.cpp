@@ -185,6 +185,51 @@ TEST(Expectations, AnAxisPointHasItsOwnEntry) {
   EXPECT_EQ(stored["copy[n=1048576]"].example, "copy[n=1048576]");
 }
 
+// A pair whose default workload changed (ch20:transformer_block's seq 6144 -> 16384, 2026-11-28) measures
+// another workload under the same key: its entry records the params it was measured at, a run at other params
+// is not compared (neither a regression nor an "improvement" of a different problem), and
+// --update-expectations replaces the entry. Entries recorded before the field existed compare as before.
+TEST(Expectations, AnEntryMeasuredAtOtherWorkloadParamsIsNotComparedAndIsReplacedOnUpdate) {
+  ChapterTree d("ch07");
+  fs::path file = d.expectations_file("h100_80gb_hbm3");
+  ExpectationCheckOptions o = d.check_options();
+  o.update = true;
+  auto at = [](double seq, double speedup) {
+    TargetResult t = target("copy", speedup, speedup * 0.98, speedup * 1.02);
+    t.workload = {{"params", {{"seq", seq}, {"heads", 16}}}, {"flops", 1e12}};
+    return t;
+  };
+  std::vector<TargetResult> first{at(6144, 2.4)};
+  check_expectations(first, "h100_80gb_hbm3", prov(), o);
+  auto stored = load_expectations(file, "h100_80gb_hbm3").examples;
+  ASSERT_EQ(stored["copy"].provenance.workload_params.size(), 2u);
+  EXPECT_DOUBLE_EQ(stored["copy"].provenance.workload_params["seq"], 6144);
+  // The same params: compared as usual (a 1.2x run is a regression of the 2.4x entry).
+  EXPECT_EQ(compare_expectation(at(6144, 1.2), &stored["copy"]).status, ExpectationStatus::regression);
+  // Other params: not compared, the change named.
+  ExpectationComparison c = compare_expectation(at(16384, 4.3), &stored["copy"]);
+  EXPECT_EQ(c.status, ExpectationStatus::not_comparable);
+  EXPECT_TRUE(c.workload_changed);
+  EXPECT_NE(c.message.find("seq 6144 -> 16384"), std::string::npos) << c.message;
+  // Without --update-expectations the entry is kept; with it, replaced by the new workload's.
+  o.update = false;
+  std::vector<TargetResult> second{at(16384, 4.3)};
+  check_expectations(second, "h100_80gb_hbm3", prov(), o);
+  EXPECT_EQ(second[0].status, status::succeeded);
+  EXPECT_DOUBLE_EQ(load_expectations(file, "h100_80gb_hbm3").examples["copy"].best_speedup, 2.4);
+  o.update = true;
+  auto r = check_expectations(second, "h100_80gb_hbm3", prov(), o);
+  ASSERT_EQ(r.rows.size(), 1u);
+  EXPECT_EQ(r.rows[0].action, "replaced (other workload)");
+  stored = load_expectations(file, "h100_80gb_hbm3").examples;
+  EXPECT_DOUBLE_EQ(stored["copy"].best_speedup, 4.3);
+  EXPECT_DOUBLE_EQ(stored["copy"].provenance.workload_params["seq"], 16384);
+  // An entry without recorded params (older files) is compared whatever the run's params.
+  ExpectationEntry old = stored["copy"];
+  old.provenance.workload_params.clear();
+  EXPECT_EQ(compare_expectation(at(6144, 2.0), &old).status, ExpectationStatus::regression);
+}
+
 TEST(Expectations, ChaptersWithoutSourcesAreSkippedWithANote) {
   ChapterTree d("ch07");
   std::vector<TargetResult> results{target("copy", 2.0, 1.9, 2.1)};

@@ -69,6 +69,22 @@ TEST_F(RankVerify, CheatSkipRank1FailsOnRank1AndOnlyThere) {
   EXPECT_NE(j.reason().find("rank 1's outputs differ from the baseline's rank 1"), std::string::npos) << j.reason();
 }
 
+// A failed comparison names its first mismatch with both values (the message a failed verification or
+// fresh-input audit prints), read from the outputs themselves.
+TEST_F(RankVerify, AMismatchCarriesTheTwoValuesAtItsFirstElement) {
+  std::vector<Reply> base = {check_reply("baseline", 0, {1, 2, 3, 4}), check_reply("baseline", 1, {5, 6, 7, 8})};
+  std::vector<Reply> off = {check_reply("off", 0, {1, 2, 9, 4.5f}), check_reply("off", 1, {5, 6, 7, 8})};
+  auto v = compare_rank_outputs(base, off, {}, reader);
+  ASSERT_TRUE(v[0] && v[1]);
+  EXPECT_FALSE(v[0]->passed);
+  EXPECT_EQ(v[0]->mismatches, 2);
+  EXPECT_EQ(v[0]->first_mismatch, 2);
+  EXPECT_EQ(v[0]->output, "out");
+  EXPECT_DOUBLE_EQ(v[0]->first_baseline, 3.0);
+  EXPECT_DOUBLE_EQ(v[0]->first_variant, 9.0);
+  EXPECT_TRUE(v[1]->passed);
+}
+
 TEST_F(RankVerify, HonestRanksPassAndARankComparedWithAnotherRanksOutputWouldNot) {
   std::vector<Reply> base = {check_reply("baseline", 0, {1, 2, 3, 4}), check_reply("baseline", 1, {5, 6, 7, 8})};
   std::vector<Reply> honest = {check_reply("honest", 0, {1, 2, 3, 4}), check_reply("honest", 1, {5, 6, 7, 8})};
