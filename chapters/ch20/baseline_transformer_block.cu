@@ -1,16 +1,17 @@
 // ch20 transformer_block, baseline: the block as an eager framework runs it, op by op through HBM.
 //
 // Technique: RMSNorm kernel -> cuBLAS QKV GEMM -> head-split copy -> attention as cuBLAS Q K^T (fp32
-// scores, all 6144 x 6144 per head) -> causal softmax kernel (ch10's, writes bf16 P) -> cuBLAS P V ->
-// head-merge copy -> cuBLAS out-projection -> residual-add kernel -> RMSNorm kernel -> cuBLAS up-projection
-// -> GELU kernel -> cuBLAS down-projection -> residual-add kernel. Every GEMM is cuBLAS at full speed; what
-// is naive is the data movement between them.
+// scores, all seq x seq per head) -> causal softmax kernel (ch10's, writes bf16 P; rows past 8192 keys
+// cached in shared memory) -> cuBLAS P V -> head-merge copy -> cuBLAS out-projection -> residual-add kernel
+// -> RMSNorm kernel -> cuBLAS up-projection -> GELU kernel -> cuBLAS down-projection -> residual-add kernel.
+// Every GEMM is cuBLAS at full speed; what is naive is the data movement between them.
 // Why it is slow: the unfused attention writes and reads the fp32 scores and the probabilities per call
-// (16 heads x 6144^2: 2.25 GiB of scores, 1.1 GiB of P) and computes the masked half anyway; every
-// elementwise op is a round trip of a [6144][2048] or [6144][8192] activation.
-// Expected on Hopper: ~4 ms (GEMMs ~0.9 ms, attention ~2.9 ms, elementwise ~0.2 ms).
-// Measured (H100 SXM, harness cold mode, 2026-11-25, 14 checks passed): 3.632 ms,
-// 1.69 M tokens/s.
+// (16 heads x 16384^2 at the default: 16 GiB of scores, 8 GiB of P, ~48 GiB of HBM traffic) and computes
+// the masked half anyway; every elementwise op is a round trip of a [seq][2048] or [seq][8192] activation.
+// The attention's traffic grows as seq^2, the GEMMs as seq: the longer the prompt, the larger its share.
+// Measured (H200, harness cold mode, 2026-11-28, 14 checks passed, `--axis seq=4096,...,24576`): 1.58 ms at
+// 4096, 3.08 at 6144, 4.52 at 8192, 9.75 at 12288, 17.26 at 16384, 40.9 at 24576 tokens. H100 SXM
+// (2026-11-25, seq 6144 only): 3.632 ms.
 #include "../ch10/attention_unfused.cuh"
 #include "transformer_block.cuh"
 

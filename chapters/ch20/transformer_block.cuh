@@ -2,12 +2,14 @@
 // accumulation, causal attention:
 //   n1 = RMSNorm(x) * g1;  [q k v] = n1 Wqkv^T;  o = softmax(q k^T / sqrt(128), causal) v per head;
 //   a = x + o Wo^T;  n2 = RMSNorm(a) * g2;  y = a + GELU(n2 W1^T) W2^T
-// Default: 1 sequence x 6144 tokens, hidden 2048 = 16 heads x 128, MLP 8192 (`--axis seq=...`). The length
-// keeps a call of the fused block near 1.3 ms: longer dense-GEMM calls had every sample flagged by NVML's
-// power-cap reason on the H100 and discarded (see the README).
+// Default: 1 sequence x 16384 tokens (a 16K-token prompt, FlashAttention-3's long-sequence setting and
+// labs/flash_attention's), hidden 2048 = 16 heads x 128, MLP 8192; `--axis seq=...` sweeps the length. The
+// speedup grows with it, because the baseline's attention moves seq^2 scores and probabilities through HBM
+// while both sides' GEMMs grow as seq: measured on the H200 (README) 2.1x at 4096, 2.6x at 6144, 2.7x at
+// 8192, 3.5x at 12288, 4.3x at 16384, 5.7x at 24576.
 //   baseline_transformer_block.cu   naive, the way an eager framework runs it: cuBLAS for every GEMM, the
-//                                   attention as matmul -> softmax -> matmul through HBM (the full 6144 x
-//                                   6144 score matrix per head, masked afterwards), a kernel per elementwise
+//                                   attention as matmul -> softmax -> matmul through HBM (the full seq x
+//                                   seq score matrix per head, masked afterwards), a kernel per elementwise
 //                                   op (norms, head split/merge, residual adds, GELU): 14 launches
 //   optimized_transformer_block.cu  ch10's building blocks: the persistent warp-specialized wgmma GEMM with
 //                                   fused epilogues (norm scale + head split, residual add, norm scale +
@@ -27,7 +29,7 @@
 #include "aisp/axes.hpp"
 #include "block_kernels.cuh"
 
-inline int64_t transformer_block_seq() { return aisp::axis("seq", 6144); }
+inline int64_t transformer_block_seq() { return aisp::axis("seq", 16384); }
 
 class TransformerBlockBase : public aisp::Benchmark {
  public:
@@ -68,15 +70,24 @@ class TransformerBlockBase : public aisp::Benchmark {
   // RMSNorm gains into bf16 weights. Each rounding is half a bf16 ulp (2^-9 relative) of an O(1) value; the
   // GEMMs that follow average them over >= 2048 independent terms of weight rms <= 0.022, so what reaches y
   // is ~1e-3 (the attention's early causal rows, where ch10 measured 1.6e-2 on o itself, are averaged by Wo
-  // the same way). y = a + MLP is O(1) (rms ~1.3) and rounded to bf16 once on each side: up to one ulp
-  // (2^-7 relative) apart, hence rtol 2e-2; atol 3e-2 covers near-zero outputs (~10 sigma of the expected
-  // differences, 1/40 of rms |y|): a missing head, residual or MLP term moves outputs by O(0.1-1).
+  // the same way). Two roundings pass through unaveraged:
+  //  - y = a + MLP is O(1) (rms ~1.3) and rounded to bf16 once on each side: up to one ulp (2^-7 relative)
+  //    apart, hence rtol 2e-2;
+  //  - the residual stream a = x + o Wo^T is itself rounded to bf16 on both sides from fp32 values ~1e-3
+  //    apart, so near a rounding boundary the two a's land one ulp of a apart, and y = a + MLP carries that
+  //    ulp whatever |y| is (y ~ 0 where the MLP cancels a). a is ~x (rms ~1): its largest values over 16M+
+  //    elements are ~5-6 sigma, in [4, 8), where one ulp is 2^-5 = 0.031 absolute.
+  // Hence atol 5e-2 = 2^-5 + ~1e-2 (~10 sigma of the averaged differences). (The first derivation stopped at
+  // 3e-2, below that ulp, and one element of 16.8M failed a fresh-input audit at seq 8192 on the H200 in
+  // 2026-11-28's sweep; the audit's message did not yet name the element or its error, so that this was the
+  // mechanism is the derivation's claim, not a measurement.) A missing head, residual or MLP term still moves outputs by O(0.1-1).
   aisp::Tolerance tolerance() const override {
     return aisp::Tolerance::loosened(
-        2e-2, 3e-2,
+        2e-2, 5e-2,
         "bf16 intermediates rounded at different points (n1, qkv, P, projections, pre-GELU) and RMSNorm gains "
         "folded into bf16 weights: ~1e-3 at y after the GEMMs average them; y (rms ~1.3) rounded to bf16 on "
-        "both sides (<= 1 ulp = 2^-7 rel)");
+        "both sides (<= 1 ulp = 2^-7 rel); the residual a rounded to bf16 on both sides (1 ulp of |a| < 8 = "
+        "2^-5 abs, carried into y unaveraged)");
   }
   aisp::Requirements requirements() const override { return {.min_compute_capability = 90}; }
 
