@@ -32,6 +32,13 @@
 //    warps) plus an exp; gelu_poly below computes the same function to 2^-16 relative (checked over every
 //    bf16 input) with 9 FMAs and one ex2. Even deferred, the GELU's instructions share the issue slots and
 //    the power budget (the GEMMs run at NVML's sw_power_cap) with the main loop.
+// Measured (H200, 2026-11-28 (d), `aisp bench run -t ch20:transformer_block --axis seq=6144,16384 --time-limit 4
+// --artifacts-dir /tmp/a --no-db`, two device calls, clocks as found, 19/19 checks for every variant; details in
+// docs/measurements/session_20261128d.md, section tblock2): at 6144 / 16384 tokens the rowstore block 1.203 /
+// 4.095 ms, changes 1 (all GEMMs) + 2 + 4 (`transformer_block_deferred_heads_polygelu`) 1.127 / 3.828 ms in the same
+// call: 1.067x / 1.070x; 2.732x / 4.544x over the baseline. By Nsight Compute at 16384 (kernel times, serialized):
+// out-projection 252.8 -> 194.1 us, up 828.4 -> 735.5 us, down 745.6 -> 698.6 us, merge pass 32.8 us -> none, QKV
+// and attention unchanged. Change 3 (PDL) measured no gain (0.5-0.8 % slower in both calls).
 #pragma once
 #include "transformer_block_rowstore.cuh"
 
