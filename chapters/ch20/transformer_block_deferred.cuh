@@ -66,7 +66,8 @@ __device__ __forceinline__ void pack_scaled(const float (&acc)[128], float s0, f
 #pragma unroll
       for (int p = 0; p < 4; ++p) {
         const float s = hh ? s1 : s0;
-        pk[32 * hh + 4 * k + p] = pack_bf16x2(tb_rowstore::run_val(acc, k, p, hh, 0) * s, tb_rowstore::run_val(acc, k, p, hh, 1) * s);
+        pk[32 * hh + 4 * k + p] =
+            pack_bf16x2(tb_rowstore::run_val(acc, k, p, hh, 0) * s, tb_rowstore::run_val(acc, k, p, hh, 1) * s);
       }
 }
 __device__ __forceinline__ void pack_plain(const float (&acc)[128], uint32_t (&pk)[64]) {
@@ -357,8 +358,8 @@ struct DeferredGemm {
     attr.val.programmaticStreamSerializationAllowed = 1;
     cfg.attrs = &attr;
     cfg.numAttrs = kPdl ? 1 : 0;
-    AISP_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, a_map, b_map, epi, al, static_cast<int>(m), static_cast<int>(n),
-                                       static_cast<int>(k)));
+    AISP_CUDA_CHECK(
+        cudaLaunchKernelEx(&cfg, kernel, a_map, b_map, epi, al, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k)));
   }
 };
 
@@ -470,8 +471,8 @@ class DeferredBlock : public TransformerBlockBase {
     if constexpr (D(0)) qkv_d_.prepare(dev, t, 3 * d, d);
     else qkv_.prepare(dev, t, 3 * d, d);
     if constexpr (D(1))
-      out_d_.prepare(dev, t, d, d, kHeadsA ? ALayout{static_cast<int>(ctx.param("seq")), static_cast<int>(ctx.param("heads"))}
-                                           : ALayout{});
+      out_d_.prepare(dev, t, d, d,
+                     kHeadsA ? ALayout{static_cast<int>(ctx.param("seq")), static_cast<int>(ctx.param("heads"))} : ALayout{});
     else out_.prepare(dev, t, d, d);
     if constexpr (D(2)) up_d_.prepare(dev, t, f, d);
     else up_.prepare(dev, t, f, d);
