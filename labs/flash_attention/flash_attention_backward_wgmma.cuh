@@ -16,12 +16,15 @@
 //   dQ_w = dS K[:, 64w..64w+63]   after a named barrier (both warpgroups' dS^T written): m64n64k16 with
 //                       both operands in shared memory read transposed (dS^T and K are MN-major for it),
 //                       8 k-steps over the 128 keys; added to the fp32 dQ with vector atomics (red.v2.f32)
+//                       or TMA reduce-adds, at the point the Schedule template argument picks (below)
 // Stage reuse needs no "empty" barriers: at tile i's named barrier both warpgroups have waited for every
 // wgmma of tile i - 1, so thread 0 refills that stage with tile i + 2 right there (3 stages).
 // The swap (S^T, not S) is FA3's "SdP_swapAB": it puts the keys on wgmma's M side, so P^T and dS^T come out
 // of the accumulators already in the A-register layout of dV += P^T dO and dK += dS^T Q - only dS^T needs
 // shared memory (for dQ), P^T never leaves registers. FA3 itself (hdim 128) keeps S un-swapped and writes both
 // P and dS to shared memory, with a producer warp and a separate dQ-writer warp (TMA reduce-add).
+// Measured on the H200 (2026-11-28, each variant's header): in order 797 us (431 TFLOP/s), dQ before dK 753 us,
+// deferred atomics 821 us, TMA reduce-add 682 us (504 TFLOP/s) - the mma.sync FA2 kernel 1.326 ms.
 #pragma once
 #include "../../chapters/ch10/flash_attention_wgmma.cuh"
 #include "flash_attention_backward.cuh"
@@ -38,9 +41,12 @@ constexpr int kOffK = 0, kOffV = 2 * kKVHalf, kOffStage = 4 * kKVHalf, kStageByt
 constexpr int kOffDs = kOffStage + kStages * kStageBytes, kDsBytes = kBc * kBr * 2;             // 16 KiB
 constexpr int kOffLd = kOffDs + 2 * kDsBytes, kLdBytes = 2 * kBr * 4;
 constexpr int kOffBar = kOffLd + kStages * kLdBytes;
-constexpr int kSmemBytes = 1024 + kOffBar + 64;  // 194.6 KiB + alignment slack
+// kTmaReduce only: dQ staged in fp32 for the TMA reduce-add, 64 queries x 128 d as four 32-column boxes
+// (128 B rows, 128-byte swizzle), warpgroup w's columns in boxes 2w, 2w + 1. The sum lands exactly on the
+// sm_90 limit of 227 KiB.
+constexpr int kOffDqs = kOffBar + 512, kDqBoxBytes = kBr * 128, kDqsBytes = 4 * kDqBoxBytes;
+static_assert(kOffDqs % 1024 == 0, "the 128-byte swizzle needs 1 KiB-aligned boxes");
 constexpr unsigned kStageTx = kStageBytes + kLdBytes;
-static_assert(kSmemBytes <= 227 * 1024, "over the sm_90 shared memory limit");
 
 // wgmma descriptors for 128-byte-swizzled tiles (ch10's conventions, addresses in 16-byte units).
 // K-major (rows contiguous along the contraction): 1 KiB between 8-row groups, leading offset unused.
@@ -54,20 +60,31 @@ __device__ __forceinline__ uint64_t desc_mn(uint32_t addr, uint32_t span) {
 }
 
 // D(64x64 fp32) (+)= A(64x16, shared) B(16x64, shared); kTrans = both operands MN-major (imm-trans-a/b = 1).
-template <int kTrans>
-__device__ __forceinline__ void wgmma_ss64(float (&d)[32], uint64_t desc_a, uint64_t desc_b, int scale_d) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {"
-      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
-      "}, %32, %33, p, 1, 1, %35, %35;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-      : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(kTrans));
+// kFirst: D = A B, and D is an output only ("=f"): the accumulator's previous values are dead to the
+// compiler, so S^T, dP^T and dQ hold registers only from their first k-step to their last use.
+#define FA_BWD_D32(c)                                                                                              \
+  c(d[0]), c(d[1]), c(d[2]), c(d[3]), c(d[4]), c(d[5]), c(d[6]), c(d[7]), c(d[8]), c(d[9]), c(d[10]), c(d[11]),    \
+      c(d[12]), c(d[13]), c(d[14]), c(d[15]), c(d[16]), c(d[17]), c(d[18]), c(d[19]), c(d[20]), c(d[21]), c(d[22]), \
+      c(d[23]), c(d[24]), c(d[25]), c(d[26]), c(d[27]), c(d[28]), c(d[29]), c(d[30]), c(d[31])
+#define FA_BWD_OUT(x) "=f"(x)
+#define FA_BWD_INOUT(x) "+f"(x)
+#define FA_BWD_SS64                                                                   \
+  "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"                                       \
+  "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {"                            \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "            \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31" \
+  "}, %32, %33, p, 1, 1, %35, %35;\n}\n"
+template <int kTrans, bool kFirst>
+__device__ __forceinline__ void wgmma_ss64(float (&d)[32], uint64_t desc_a, uint64_t desc_b) {
+  if constexpr (kFirst)
+    asm volatile(FA_BWD_SS64 : FA_BWD_D32(FA_BWD_OUT) : "l"(desc_a), "l"(desc_b), "n"(0), "n"(kTrans));
+  else
+    asm volatile(FA_BWD_SS64 : FA_BWD_D32(FA_BWD_INOUT) : "l"(desc_a), "l"(desc_b), "n"(1), "n"(kTrans));
 }
+#undef FA_BWD_SS64
+#undef FA_BWD_D32
+#undef FA_BWD_OUT
+#undef FA_BWD_INOUT
 
 template <int N>
 __device__ __forceinline__ void keep(float (&r)[N]) {  // accumulators settled here (after a wgmma wait)
@@ -90,6 +107,7 @@ __device__ __forceinline__ void bulk_load(uint32_t dst, const void* src, unsigne
 
 struct Maps {
   CUtensorMap q, k, v, dout;  // [B*H*seq][128] bf16; Q and dO in 64 x 64 boxes, K and V in 64 x 128
+  CUtensorMap dq;             // [B*H*seq][128] fp32 in 32 x 64 boxes (kTmaReduce only)
 };
 
 // Query tile `tile` (Q, dO, L, D) into stage `st`; one thread.
@@ -107,6 +125,25 @@ __device__ __forceinline__ void load_query_tile(uint32_t base, int st, int tile,
   bulk_load(ld + kBr * 4, dvec + y, kBr * 4, bar);
 }
 
+// Where each warpgroup's dQ atomics of a tile go (the only difference between the variants):
+//   kInOrder   after every wgmma of the tile has retired (the tensor cores idle meanwhile in both warpgroups,
+//              which the named barrier keeps in step)
+//   kDqFirst   dQ's wgmma is issued before dK's; the atomics go out while dK += dS^T Q runs
+//   kTmaReduce FA3's dQ path: after dQ's wgmma each thread writes its scaled accumulator to shared memory
+//              (fp32, swizzled) and one thread per warpgroup adds the 64 x 64 tile to global dQ with two TMA
+//              reduce-adds (cp.reduce.async.bulk.tensor ... .add), asynchronous: no thread waits for L2
+//   kDeferred  every wgmma of tile i still retires within tile i, but its dQ accumulator is sent only after
+//              tile i + 1's S^T and dP^T are issued (FA3 overlaps its dQ write with the next tile's GEMMs).
+//              Retiring tile i's dQ wgmma after tile i + 1's S^T instead (wait_group 2) made ptxas serialize
+//              every wgmma (C7514: groups in flight across the loop's back edge), even with tile 0 peeled.
+enum class Schedule { kInOrder, kDqFirst, kDeferred, kTmaReduce };
+template <Schedule kSchedule>
+constexpr int smem_bytes() {  // 1 KiB alignment slack + tiles (+ the dQ staging)
+  return 1024 + (kSchedule == Schedule::kTmaReduce ? kOffDqs + kDqsBytes : kOffBar + 64);
+}
+static_assert(smem_bytes<Schedule::kTmaReduce>() <= 227 * 1024, "over the sm_90 shared memory limit");
+
+template <Schedule kSchedule>
 __global__ void __launch_bounds__(kThreads, 1)
     flash_bwd_wgmma_kernel(const __grid_constant__ Maps maps, const float* __restrict__ lse, const float* __restrict__ dvec,
                            float* __restrict__ dq, float* __restrict__ dk, float* __restrict__ dv, int seq, float scale,
@@ -140,21 +177,21 @@ __global__ void __launch_bounds__(kThreads, 1)
   const uint32_t k_cols = base + kOffK + wg * kKVHalf;  // K[:, 64 wg .. 64 wg + 63] for dQ: one box
   const int key_row = wg * 64 + warp * 16 + g;          // this thread's keys: key_row and key_row + 8 (block-local)
 
-  float dk_acc[64], dv_acc[64], s[32], dp[32], dq_acc[32];
+  float dk_acc[64], dv_acc[64], s[32], dp[32], dq_acc[32], dq_send[32];  // dq_send: kDeferred only
 #pragma unroll
   for (int i = 0; i < 64; ++i) dk_acc[i] = dv_acc[i] = 0.0f;
 #pragma unroll
   for (int i = 0; i < 32; ++i) s[i] = dp[i] = dq_acc[i] = 0.0f;
   uint32_t p_frag[4][4], ds_frag[4][4];  // P^T, dS^T in bf16: A fragments of the 4 query k-steps
 
-  auto add_dq = [&](int tile) {  // dQ[tile rows, 64 wg ..] += scale * dq_acc
+  auto add_dq = [&](const float(&v)[32], int tile, float factor) {  // dQ[tile rows, 64 wg ..] += factor * v
     float* row = dq + (static_cast<int64_t>(row0) + tile * kBr + warp * 16 + g) * kD + wg * 64 + 2 * t;
 #pragma unroll
     for (int n = 0; n < 8; ++n)
 #pragma unroll
       for (int r = 0; r < 2; ++r)
         atomicAdd(reinterpret_cast<float2*>(row + 8 * r * kD + 8 * n),
-                  make_float2(dq_acc[4 * n + 2 * r] * scale, dq_acc[4 * n + 2 * r + 1] * scale));
+                  make_float2(v[4 * n + 2 * r] * factor, v[4 * n + 2 * r + 1] * factor));
   };
 
   mbar_wait(kv_full, 0);
@@ -170,15 +207,20 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
     for (int kk = 0; kk < kD / 16; ++kk) {  // S^T = K_w Q^T
       const uint32_t off = (kk / 4) * kKVHalf + (kk % 4) * 32, qoff = (kk / 4) * kQHalf + (kk % 4) * 32;
-      wgmma_ss64<0>(s, desc_k(k_rows + off), desc_k(sq + qoff), kk > 0);
+      if (kk == 0) wgmma_ss64<0, true>(s, desc_k(k_rows + off), desc_k(sq + qoff));
+      else wgmma_ss64<0, false>(s, desc_k(k_rows + off), desc_k(sq + qoff));
     }
     wgmma_commit();
 #pragma unroll
     for (int kk = 0; kk < kD / 16; ++kk) {  // dP^T = V_w dO^T
       const uint32_t off = (kk / 4) * kKVHalf + (kk % 4) * 32, qoff = (kk / 4) * kQHalf + (kk % 4) * 32;
-      wgmma_ss64<0>(dp, desc_k(v_rows + off), desc_k(sdo + qoff), kk > 0);
+      if (kk == 0) wgmma_ss64<0, true>(dp, desc_k(v_rows + off), desc_k(sdo + qoff));
+      else wgmma_ss64<0, false>(dp, desc_k(v_rows + off), desc_k(sdo + qoff));
     }
     wgmma_commit();
+    if constexpr (kSchedule == Schedule::kDeferred) {
+      if (i > 0) add_dq(dq_send, i - 1, 1.0f);  // tile i - 1's dQ goes out under S^T, dP^T
+    }
     wgmma_wait<1>();  // S^T
     keep(s);
 #pragma unroll
@@ -224,21 +266,79 @@ __global__ void __launch_bounds__(kThreads, 1)
                      : "memory");
       }
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // generic stores -> wgmma (async proxy)
-    wgmma_fence();
+    auto issue_dk = [&]() {
 #pragma unroll
-    for (int kk = 0; kk < kBr / 16; ++kk)  // dK += dS^T Q
-      wgmma_rs_bt(dk_acc, ds_frag[kk], desc_mn(sq + kk * 2048, kQHalf));
-    wgmma_commit();
+      for (int kk = 0; kk < kBr / 16; ++kk)  // dK += dS^T Q
+        wgmma_rs_bt(dk_acc, ds_frag[kk], desc_mn(sq + kk * 2048, kQHalf));
+      wgmma_commit();
+    };
+    if constexpr (kSchedule != Schedule::kDqFirst) {
+      wgmma_fence();
+      issue_dk();
+    }
+    if constexpr (kSchedule == Schedule::kTmaReduce) {  // tile i - 1's reduce has read the dQ staging
+      if (threadIdx.x % 128 == 0) asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
+    }
     named_bar_sync(1, kThreads);  // both warpgroups' dS^T are in shared memory; tile i - 1 fully retired
     if (threadIdx.x == 0 && i + 2 < tiles) load_query_tile(base, (i + 2) % kStages, i + 2, row0, maps, lse, dvec);
     wgmma_fence();
 #pragma unroll
-    for (int kk = 0; kk < kBc / 16; ++kk)  // dQ_w = dS K[:, w half]: both MN-major, 16 keys = 2 KiB per k-step
-      wgmma_ss64<1>(dq_acc, desc_mn(sds + kk * 2048, kDsBytes), desc_mn(k_cols + kk * 2048, kKVHalf), kk > 0);
+    for (int kk = 0; kk < kBc / 16; ++kk) {  // dQ_w = dS K[:, w half]: both MN-major, 16 keys = 2 KiB per k-step
+      const uint64_t da = desc_mn(sds + kk * 2048, kDsBytes), db = desc_mn(k_cols + kk * 2048, kKVHalf);
+      if (kk == 0) wgmma_ss64<1, true>(dq_acc, da, db);
+      else wgmma_ss64<1, false>(dq_acc, da, db);
+    }
     wgmma_commit();
-    wgmma_wait<0>();
-    keep(dq_acc), keep(dk_acc), keep(dv_acc), keep(p_frag), keep(ds_frag);
-    add_dq(i);
+    if constexpr (kSchedule != Schedule::kDqFirst) {
+      wgmma_wait<0>();
+      keep(dq_acc), keep(dk_acc), keep(dv_acc), keep(p_frag), keep(ds_frag);
+      if constexpr (kSchedule == Schedule::kInOrder) add_dq(dq_acc, i, scale);
+      if constexpr (kSchedule == Schedule::kTmaReduce) {
+        // Row r, column 8n + 2t of this warpgroup's 64: box n / 4, 16-byte chunk 2 (n % 4) + t / 2 at
+        // chunk ^ (r % 8), 8 bytes in. One store instruction covers 8 rows x 2 chunks: all 32 banks twice.
+        const uint32_t stg = base + kOffDqs + wg * 2 * kDqBoxBytes;
+#pragma unroll
+        for (int n = 0; n < 8; ++n)
+#pragma unroll
+          for (int r = 0; r < 2; ++r) {
+            const int row = warp * 16 + g + 8 * r, chunk = 2 * (n % 4) + t / 2;
+            asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(stg + (n / 4) * kDqBoxBytes + row * 128 +
+                                                                     ((chunk ^ (row & 7)) << 4) + 8 * (t & 1)),
+                         "f"(dq_acc[4 * n + 2 * r] * scale), "f"(dq_acc[4 * n + 2 * r + 1] * scale)
+                         : "memory");
+          }
+        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // generic stores -> TMA (async proxy)
+        named_bar_sync(2 + wg, 128);
+        if (threadIdx.x % 128 == 0) {
+          const int y = row0 + i * kBr;
+#pragma unroll
+          for (int b = 0; b < 2; ++b)
+            asm volatile(
+                "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%1, %2}], [%3];\n" ::"l"(
+                    reinterpret_cast<uint64_t>(&maps.dq)),
+                "r"(wg * 64 + 32 * b), "r"(y), "r"(stg + b * kDqBoxBytes)
+                : "memory");
+          asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+        }
+      }
+      if constexpr (kSchedule == Schedule::kDeferred) {
+        // Scaled into other registers here: ptxas does not carry "this wgmma has retired" across the loop's
+        // back edge, and reading the accumulator itself in the next tile made it inject a wait there.
+#pragma unroll
+        for (int j = 0; j < 32; ++j) dq_send[j] = dq_acc[j] * scale;
+      }
+    } else {
+      issue_dk();
+      wgmma_wait<1>();  // dQ (and dV) retired, dK may run: the atomics go out under dK
+      keep(dq_acc);
+      add_dq(dq_acc, i, scale);
+      wgmma_wait<0>();
+      keep(dk_acc), keep(dv_acc), keep(p_frag), keep(ds_frag);
+    }
+  }
+  if constexpr (kSchedule == Schedule::kDeferred) add_dq(dq_send, tiles - 1, 1.0f);
+  if constexpr (kSchedule == Schedule::kTmaReduce) {  // the staging must outlive the last reduce's reads
+    if (threadIdx.x % 128 == 0) asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
   }
 
 #pragma unroll
@@ -254,8 +354,10 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
 }
 
+template <Schedule kSchedule>
 class FlashAttentionBackwardWgmma : public fa_bwd::FlashAttentionBackwardPair {
-  static constexpr auto kKernel = flash_bwd_wgmma_kernel;
+  static constexpr auto kKernel = flash_bwd_wgmma_kernel<kSchedule>;
+  static constexpr int kSmemBytes = smem_bytes<kSchedule>();
 
  protected:
   void setup_variant(aisp::Context&) override {
@@ -273,12 +375,12 @@ class FlashAttentionBackwardWgmma : public fa_bwd::FlashAttentionBackwardPair {
     const int seq = static_cast<int>(ctx.param("seq"));
     const int64_t rows = batch_heads(ctx) * seq;
     // Host-only encoding, redone only when the harness hands over other buffers.
-    const void* data[4] = {ctx.buffer("q").data, ctx.buffer("k").data, ctx.buffer("v").data, ctx.buffer("do").data};
-    CUtensorMap* maps[4] = {&maps_.q, &maps_.k, &maps_.v, &maps_.dout};
-    const unsigned box_rows[4] = {kBr, kBc, kBc, kBr};
-    for (int i = 0; i < 4; ++i)
-      if (data[i] != encoded_for_[i]) encode(*maps[i], data[i], rows, box_rows[i]), encoded_for_[i] = data[i];
     const aisp::Buffer dq = ctx.buffer("dq");
+    const void* data[5] = {ctx.buffer("q").data, ctx.buffer("k").data, ctx.buffer("v").data, ctx.buffer("do").data, dq.data};
+    CUtensorMap* maps[5] = {&maps_.q, &maps_.k, &maps_.v, &maps_.dout, &maps_.dq};
+    const unsigned box_rows[5] = {kBr, kBc, kBc, kBr, kBr};
+    for (int i = 0; i < (kSchedule == Schedule::kTmaReduce ? 5 : 4); ++i)  // dQ's map: kTmaReduce only
+      if (data[i] != encoded_for_[i]) encode(*maps[i], data[i], rows, box_rows[i], i == 4), encoded_for_[i] = data[i];
     AISP_CUDA_CHECK(cudaMemsetAsync(dq.data, 0, dq.bytes(), ctx.stream()));  // dQ is summed by atomics
     launch_rowdot(ctx);
     const dim3 grid(static_cast<unsigned>(seq / kBc), static_cast<unsigned>(batch_heads(ctx)));
@@ -290,19 +392,24 @@ class FlashAttentionBackwardWgmma : public fa_bwd::FlashAttentionBackwardPair {
   }
 
   std::string technique() const override {
-    return "fused attention backward on wgmma (FA3 structure): S^T, dP^T, dV, dK, dQ as warpgroup MMAs from "
-           "128B-swizzled shared memory (P^T, dS^T as register A operands), TMA + bulk-copy 3-stage mbarrier ring, "
-           "dQ by fp32 vector atomics";
+    return std::string("fused attention backward on wgmma (FA3 structure): S^T, dP^T, dV, dK, dQ as warpgroup MMAs "
+                       "from 128B-swizzled shared memory (P^T, dS^T as register A operands), TMA + bulk-copy 3-stage "
+                       "mbarrier ring, dQ by fp32 vector atomics") +
+           (kSchedule == Schedule::kDqFirst    ? " issued under dK's wgmma"
+            : kSchedule == Schedule::kDeferred   ? " issued under the next tile's S^T/dP^T wgmmas"
+            : kSchedule == Schedule::kTmaReduce ? " replaced by TMA reduce-adds from shared memory"
+                                                 : "");
   }
 
  private:
-  // The [B*H*seq][128] bf16 tensor in boxes of 64 columns (128 B: the swizzle span) x `box_rows` rows.
-  void encode(CUtensorMap& map, const void* data, int64_t rows, unsigned box_rows) {
+  // The [B*H*seq][128] tensor (bf16, or fp32 for dQ) in boxes of 128 B (the swizzle span) x `box_rows` rows.
+  void encode(CUtensorMap& map, const void* data, int64_t rows, unsigned box_rows, bool fp32) {
     const cuuint64_t dims[2] = {static_cast<cuuint64_t>(kD), static_cast<cuuint64_t>(rows)};
-    const cuuint64_t strides[1] = {static_cast<cuuint64_t>(kD) * sizeof(__nv_bfloat16)};
-    const cuuint32_t box[2] = {64, box_rows};
+    const cuuint64_t strides[1] = {static_cast<cuuint64_t>(kD) * (fp32 ? 4 : 2)};
+    const cuuint32_t box[2] = {fp32 ? 32u : 64u, box_rows};
     const cuuint32_t element_strides[2] = {1, 1};
-    const CUresult r = encode_(&map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<void*>(data), dims, strides, box,
+    const CUresult r = encode_(&map, fp32 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2,
+                               const_cast<void*>(data), dims, strides, box,
                                element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
                                CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS)
@@ -311,7 +418,7 @@ class FlashAttentionBackwardWgmma : public fa_bwd::FlashAttentionBackwardPair {
 
   PFN_cuTensorMapEncodeTiled_v12000 encode_ = nullptr;
   Maps maps_{};
-  const void* encoded_for_[4] = {nullptr, nullptr, nullptr, nullptr};
+  const void* encoded_for_[5] = {nullptr, nullptr, nullptr, nullptr, nullptr};
 };
 
 }  // namespace fa_bwd_wgmma

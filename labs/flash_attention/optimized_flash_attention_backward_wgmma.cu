@@ -16,13 +16,15 @@
 // atomics from the MMA warps) ~350-400 TFLOP/s: ~0.9 ms against the FA2 kernel's 1.32 ms and the baseline's
 // 1.87 ms (~2x).
 // Measured (H200, 2026-11-28, `aisp bench run -t labs/flash_attention:flash_attention_backward --time-limit 5
-// --update-expectations --accept-regressions`, cold mode, clocks as found): 785.1 us = 438 TFLOP/s against the
-// baseline's 1.864 ms (184 TFLOP/s): 2.374x [2.332, 2.418], FASTER, 19/19 checks, peak memory 194 MiB; the
-// FA2 mma.sync variant ran 1.318 ms (261 TFLOP/s) in the same run, so wgmma alone is 1.68x. Above the expected
-// ~350-400 TFLOP/s. ptxas: 250 registers, no spills, no wgmma serialization warning. Host reference
-// (flash_attention_backward_host_check.cu, same device call): the same max errors as the FA2 kernel to 4 digits
-// at seq 256 and 512 (both above that check's criterion there, for the reason its header gives).
+// --update-expectations --accept-regressions`, cold mode, clocks as found, 15:45 UTC run): 797.0 us = 431 TFLOP/s against the
+// baseline's 1.863 ms (184 TFLOP/s): 2.338x [2.296, 2.381], FASTER, 19/19 checks, peak memory 194 MiB; the FA2
+// mma.sync variant ran 1.326 ms (259 TFLOP/s) in the same run, so wgmma alone is 1.66x. Above the expected
+// ~350-400 TFLOP/s. (A first run at 15:37, before S^T, dP^T and dQ's first k-step declared the accumulator
+// write-only, gave 785.1 us, 2.374x [2.332, 2.418].) ptxas: 250 registers, no spills, no wgmma serialization
+// warning. Host reference (flash_attention_backward_host_check.cu, same device call): the same max errors as the
+// FA2 kernel to 4 digits at seq 256 and 512 (both above that check's criterion there, as its header explains).
+// The dQ write is this variant's weak spot: see the _dq_first, _dq_deferred and _tma_reduce variants.
 #include "flash_attention_backward_wgmma.cuh"
 
-using OptimizedFlashAttentionBackwardWgmma = fa_bwd_wgmma::FlashAttentionBackwardWgmma;
+using OptimizedFlashAttentionBackwardWgmma = fa_bwd_wgmma::FlashAttentionBackwardWgmma<fa_bwd_wgmma::Schedule::kInOrder>;
 AISP_BENCHMARK(OptimizedFlashAttentionBackwardWgmma)
