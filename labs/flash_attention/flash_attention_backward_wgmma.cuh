@@ -36,9 +36,9 @@ using namespace fa_wgmma;  // ch10's helpers: mbar_*, tma_load, wgmma_fence/comm
 constexpr int kBc = 128, kBr = 64, kD = 128, kThreads = 256, kStages = 3;
 // Shared memory (from a 1 KiB-aligned base): K, V as two 64-column boxes each (128 rows x 128 B); per stage
 // Q and dO as two boxes of 64 rows x 128 B; dS^T x 2; per stage L then D (64 fp32 each); mbarriers.
-constexpr int kKVHalf = kBc * 128, kQHalf = kBr * 128;  // 16 KiB, 8 KiB
+constexpr int kKVHalf = kBc * 128, kQHalf = kBr * 128;                                            // 16 KiB, 8 KiB
 constexpr int kOffK = 0, kOffV = 2 * kKVHalf, kOffStage = 4 * kKVHalf, kStageBytes = 4 * kQHalf;  // Q then dO
-constexpr int kOffDs = kOffStage + kStages * kStageBytes, kDsBytes = kBc * kBr * 2;             // 16 KiB
+constexpr int kOffDs = kOffStage + kStages * kStageBytes, kDsBytes = kBc * kBr * 2;               // 16 KiB
 constexpr int kOffLd = kOffDs + 2 * kDsBytes, kLdBytes = 2 * kBr * 4;
 constexpr int kOffBar = kOffLd + kStages * kLdBytes;
 // kTmaReduce only: dQ staged in fp32 for the TMA reduce-add, 64 queries x 128 d as four 32-column boxes
@@ -62,24 +62,22 @@ __device__ __forceinline__ uint64_t desc_mn(uint32_t addr, uint32_t span) {
 // D(64x64 fp32) (+)= A(64x16, shared) B(16x64, shared); kTrans = both operands MN-major (imm-trans-a/b = 1).
 // kFirst: D = A B, and D is an output only ("=f"): the accumulator's previous values are dead to the
 // compiler, so S^T, dP^T and dQ hold registers only from their first k-step to their last use.
-#define FA_BWD_D32(c)                                                                                              \
-  c(d[0]), c(d[1]), c(d[2]), c(d[3]), c(d[4]), c(d[5]), c(d[6]), c(d[7]), c(d[8]), c(d[9]), c(d[10]), c(d[11]),    \
-      c(d[12]), c(d[13]), c(d[14]), c(d[15]), c(d[16]), c(d[17]), c(d[18]), c(d[19]), c(d[20]), c(d[21]), c(d[22]), \
-      c(d[23]), c(d[24]), c(d[25]), c(d[26]), c(d[27]), c(d[28]), c(d[29]), c(d[30]), c(d[31])
+#define FA_BWD_D32(c)                                                                                                         \
+  c(d[0]), c(d[1]), c(d[2]), c(d[3]), c(d[4]), c(d[5]), c(d[6]), c(d[7]), c(d[8]), c(d[9]), c(d[10]), c(d[11]), c(d[12]),     \
+      c(d[13]), c(d[14]), c(d[15]), c(d[16]), c(d[17]), c(d[18]), c(d[19]), c(d[20]), c(d[21]), c(d[22]), c(d[23]), c(d[24]), \
+      c(d[25]), c(d[26]), c(d[27]), c(d[28]), c(d[29]), c(d[30]), c(d[31])
 #define FA_BWD_OUT(x) "=f"(x)
 #define FA_BWD_INOUT(x) "+f"(x)
-#define FA_BWD_SS64                                                                   \
-  "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"                                       \
-  "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {"                            \
-  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "            \
+#define FA_BWD_SS64                                                                \
+  "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"                                     \
+  "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {"                         \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "         \
   "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31" \
   "}, %32, %33, p, 1, 1, %35, %35;\n}\n"
 template <int kTrans, bool kFirst>
 __device__ __forceinline__ void wgmma_ss64(float (&d)[32], uint64_t desc_a, uint64_t desc_b) {
-  if constexpr (kFirst)
-    asm volatile(FA_BWD_SS64 : FA_BWD_D32(FA_BWD_OUT) : "l"(desc_a), "l"(desc_b), "n"(0), "n"(kTrans));
-  else
-    asm volatile(FA_BWD_SS64 : FA_BWD_D32(FA_BWD_INOUT) : "l"(desc_a), "l"(desc_b), "n"(1), "n"(kTrans));
+  if constexpr (kFirst) asm volatile(FA_BWD_SS64 : FA_BWD_D32(FA_BWD_OUT) : "l"(desc_a), "l"(desc_b), "n"(0), "n"(kTrans));
+  else asm volatile(FA_BWD_SS64 : FA_BWD_D32(FA_BWD_INOUT) : "l"(desc_a), "l"(desc_b), "n"(1), "n"(kTrans));
 }
 #undef FA_BWD_SS64
 #undef FA_BWD_D32
@@ -100,8 +98,8 @@ __device__ __forceinline__ void keep(uint32_t (&r)[4][4]) {  // A fragments live
 
 // 1D bulk copy global -> shared, completing on `bar` by transaction bytes (16-byte aligned, multiple of 16).
 __device__ __forceinline__ void bulk_load(uint32_t dst, const void* src, unsigned bytes, uint32_t bar) {
-  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(dst),
-               "l"(src), "r"(bytes), "r"(bar)
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(dst), "l"(src),
+               "r"(bytes), "r"(bar)
                : "memory");
 }
 
@@ -111,8 +109,8 @@ struct Maps {
 };
 
 // Query tile `tile` (Q, dO, L, D) into stage `st`; one thread.
-__device__ __forceinline__ void load_query_tile(uint32_t base, int st, int tile, int row0, const Maps& m,
-                                                const float* lse, const float* dvec) {
+__device__ __forceinline__ void load_query_tile(uint32_t base, int st, int tile, int row0, const Maps& m, const float* lse,
+                                                const float* dvec) {
   const uint32_t bar = base + kOffBar + 8 + 8 * st, q = base + kOffStage + st * kStageBytes, dout = q + 2 * kQHalf;
   const uint32_t ld = base + kOffLd + st * kLdBytes;
   const int y = row0 + tile * kBr;
@@ -255,7 +253,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     for (int kk = 0; kk < 4; ++kk)
 #pragma unroll
       for (int q = 0; q < 4; ++q) ds_frag[kk][q] = pack_bf16(dp[8 * kk + 2 * q], dp[8 * kk + 2 * q + 1]);
-    // dS^T rows (keys) of 64 queries = 128 B: 16-byte chunk n of row r at chunk n ^ (r % 8) (the TMA swizzle).
+        // dS^T rows (keys) of 64 queries = 128 B: 16-byte chunk n of row r at chunk n ^ (r % 8) (the TMA swizzle).
 #pragma unroll
     for (int n = 0; n < 8; ++n)
 #pragma unroll
@@ -303,7 +301,7 @@ __global__ void __launch_bounds__(kThreads, 1)
           for (int r = 0; r < 2; ++r) {
             const int row = warp * 16 + g + 8 * r, chunk = 2 * (n % 4) + t / 2;
             asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(stg + (n / 4) * kDqBoxBytes + row * 128 +
-                                                                     ((chunk ^ (row & 7)) << 4) + 8 * (t & 1)),
+                                                                    ((chunk ^ (row & 7)) << 4) + 8 * (t & 1)),
                          "f"(dq_acc[4 * n + 2 * r] * scale), "f"(dq_acc[4 * n + 2 * r + 1] * scale)
                          : "memory");
           }
@@ -313,11 +311,10 @@ __global__ void __launch_bounds__(kThreads, 1)
           const int y = row0 + i * kBr;
 #pragma unroll
           for (int b = 0; b < 2; ++b)
-            asm volatile(
-                "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%1, %2}], [%3];\n" ::"l"(
-                    reinterpret_cast<uint64_t>(&maps.dq)),
-                "r"(wg * 64 + 32 * b), "r"(y), "r"(stg + b * kDqBoxBytes)
-                : "memory");
+            asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%1, %2}], [%3];\n" ::"l"(
+                             reinterpret_cast<uint64_t>(&maps.dq)),
+                         "r"(wg * 64 + 32 * b), "r"(y), "r"(stg + b * kDqBoxBytes)
+                         : "memory");
           asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
         }
       }
@@ -348,7 +345,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     float* dv_row = dv + row * kD + 2 * t;
 #pragma unroll
     for (int n = 0; n < 16; ++n) {
-      *reinterpret_cast<float2*>(dk_row + 8 * n) = make_float2(dk_acc[4 * n + 2 * r] * scale, dk_acc[4 * n + 2 * r + 1] * scale);
+      *reinterpret_cast<float2*>(dk_row + 8 * n) =
+          make_float2(dk_acc[4 * n + 2 * r] * scale, dk_acc[4 * n + 2 * r + 1] * scale);
       *reinterpret_cast<float2*>(dv_row + 8 * n) = make_float2(dv_acc[4 * n + 2 * r], dv_acc[4 * n + 2 * r + 1]);
     }
   }
@@ -392,13 +390,14 @@ class FlashAttentionBackwardWgmma : public fa_bwd::FlashAttentionBackwardPair {
   }
 
   std::string technique() const override {
-    return std::string("fused attention backward on wgmma (FA3 structure): S^T, dP^T, dV, dK, dQ as warpgroup MMAs "
-                       "from 128B-swizzled shared memory (P^T, dS^T as register A operands), TMA + bulk-copy 3-stage "
-                       "mbarrier ring, dQ by fp32 vector atomics") +
-           (kSchedule == Schedule::kDqFirst    ? " issued under dK's wgmma"
-            : kSchedule == Schedule::kDeferred   ? " issued under the next tile's S^T/dP^T wgmmas"
+    return std::string(
+               "fused attention backward on wgmma (FA3 structure): S^T, dP^T, dV, dK, dQ as warpgroup MMAs "
+               "from 128B-swizzled shared memory (P^T, dS^T as register A operands), TMA + bulk-copy 3-stage "
+               "mbarrier ring, dQ by fp32 vector atomics") +
+           (kSchedule == Schedule::kDqFirst     ? " issued under dK's wgmma"
+            : kSchedule == Schedule::kDeferred  ? " issued under the next tile's S^T/dP^T wgmmas"
             : kSchedule == Schedule::kTmaReduce ? " replaced by TMA reduce-adds from shared memory"
-                                                 : "");
+                                                : "");
   }
 
  private:
@@ -408,10 +407,10 @@ class FlashAttentionBackwardWgmma : public fa_bwd::FlashAttentionBackwardPair {
     const cuuint64_t strides[1] = {static_cast<cuuint64_t>(kD) * (fp32 ? 4 : 2)};
     const cuuint32_t box[2] = {fp32 ? 32u : 64u, box_rows};
     const cuuint32_t element_strides[2] = {1, 1};
-    const CUresult r = encode_(&map, fp32 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2,
-                               const_cast<void*>(data), dims, strides, box,
-                               element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                               CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    const CUresult r =
+        encode_(&map, fp32 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<void*>(data),
+                dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS)
       throw std::runtime_error("flash_attention_backward wgmma: cuTensorMapEncodeTiled failed, CUresult " + std::to_string(r));
   }
