@@ -99,7 +99,7 @@ softmax_rows_kernel(const float* __restrict__ s, __nv_bfloat16* __restrict__ p, 
 // shared memory. Never a partial row: the launcher refuses lengths that do not fit (unfused_budget).
 template <bool kCausal>
 __global__ void __launch_bounds__(kSoftmaxThreads)
-softmax_long_rows_kernel(const float* __restrict__ s, __nv_bfloat16* __restrict__ p, int seq) {
+    softmax_long_rows_kernel(const float* __restrict__ s, __nv_bfloat16* __restrict__ p, int seq) {
   extern __shared__ float4 row_cache[];
   __shared__ float red[kSoftmaxThreads / 32];
   const int64_t row = blockIdx.x;
@@ -146,10 +146,8 @@ void prepare_unfused_attention(int64_t bh, int64_t seq, double other_bytes, cons
 template <bool kCausal>
 void launch_softmax_rows(const float* s, __nv_bfloat16* p, int64_t rows, int seq, cudaStream_t stream) {
   const auto grid = static_cast<unsigned>(rows);
-  if (seq <= kRegisterRowMax)
-    softmax_rows_kernel<kCausal><<<grid, kSoftmaxThreads, 0, stream>>>(s, p, seq);
-  else
-    softmax_long_rows_kernel<kCausal><<<grid, kSoftmaxThreads, seq * sizeof(float), stream>>>(s, p, seq);
+  if (seq <= kRegisterRowMax) softmax_rows_kernel<kCausal><<<grid, kSoftmaxThreads, 0, stream>>>(s, p, seq);
+  else softmax_long_rows_kernel<kCausal><<<grid, kSoftmaxThreads, seq * sizeof(float), stream>>>(s, p, seq);
   AISP_LAUNCH_CHECK();
 }
 

@@ -43,8 +43,7 @@ inline std::string row_problem(int64_t seq, int64_t register_row_max, int64_t ma
 
 // Empty when S, P and the pair's other buffers fit in the free device memory; otherwise the reason, naming
 // the numbers and the axis that makes them smaller.
-inline std::string memory_shortfall(int64_t bh, int64_t seq, double other_bytes, double free_bytes,
-                                    double total_bytes) {
+inline std::string memory_shortfall(int64_t bh, int64_t seq, double other_bytes, double free_bytes, double total_bytes) {
   const double sp = score_and_prob_bytes(bh, seq);
   if (sp + other_bytes <= free_bytes) return {};
   char buf[480];

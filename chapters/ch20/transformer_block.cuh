@@ -80,7 +80,8 @@ class TransformerBlockBase : public aisp::Benchmark {
   // Hence atol 5e-2 = 2^-5 + ~1e-2 (~10 sigma of the averaged differences). (The first derivation stopped at
   // 3e-2, below that ulp, and one element of 16.8M failed a fresh-input audit at seq 8192 on the H200 in
   // 2026-11-28's sweep; the audit's message did not yet name the element or its error, so that this was the
-  // mechanism is the derivation's claim, not a measurement.) A missing head, residual or MLP term still moves outputs by O(0.1-1).
+  // mechanism is the derivation's claim, not a measurement.) A missing head, residual or MLP term still moves outputs by
+  // O(0.1-1).
   aisp::Tolerance tolerance() const override {
     return aisp::Tolerance::loosened(
         2e-2, 5e-2,

@@ -416,17 +416,17 @@ class DeferredBlock : public TransformerBlockBase {
     // The first kernel waits for nothing of this call; with kPdl it is still launched plainly (it follows the
     // previous call's or the harness's work).
     block::launch_row_rstd(st, x, t, di, rstd1_);
-    if constexpr (D(0)) qkv_d_.launch(st, x, wqkv_, DQkv{q_, k_, v_, rstd1_, seq, heads, di}, t, 3 * d, d);
-    else qkv_.launch(st, x, wqkv_, tb_rowstore::RowQkv{q_, k_, v_, rstd1_, seq, heads, di}, t, 3 * d, d);
+    if constexpr (D(0)) qkv_d_.launch(st, x, w_.wqkv, DQkv{q_, k_, v_, rstd1_, seq, heads, di}, t, 3 * d, d);
+    else qkv_.launch(st, x, w_.wqkv, tb_rowstore::RowQkv{q_, k_, v_, rstd1_, seq, heads, di}, t, 3 * d, d);
     flash_.launch(st, o_, seq, bh, softmax_scale());
     if constexpr (!kHeadsA) launch_merge_heads(st, o_, t, seq, heads, om_);
-    if constexpr (D(1)) out_d_.launch(st, kHeadsA ? o_ : om_, wo_, DResidual{a_, x, di}, t, d, d);
-    else out_.launch(st, om_, wo_, tb_rowstore::RowResidualSumSq{a_, x, nullptr, di}, t, d, d);
+    if constexpr (D(1)) out_d_.launch(st, kHeadsA ? o_ : om_, w_.wo, DResidual{a_, x, di}, t, d, d);
+    else out_.launch(st, om_, w_.wo, tb_rowstore::RowResidualSumSq{a_, x, nullptr, di}, t, d, d);
     launch_row_rstd<kPdl>(st, a_, t, di, rstd2_);
-    if constexpr (D(2)) up_d_.launch(st, a_, w1_, DGelu<kPolyGelu>{h_, rstd2_, fi}, t, f, d);
-    else up_.launch(st, a_, w1_, tb_rowstore::RowRstdGelu<false>{h_, rstd2_, fi, di}, t, f, d);
-    if constexpr (D(3)) down_d_.launch(st, h_, w2_, DResidual{y, a_, di}, t, d, f);
-    else down_.launch(st, h_, w2_, mlp_gemm::RowResidual{y, a_, di}, t, d, f);
+    if constexpr (D(2)) up_d_.launch(st, a_, w_.w1, DGelu<kPolyGelu>{h_, rstd2_, fi}, t, f, d);
+    else up_.launch(st, a_, w_.w1, tb_rowstore::RowRstdGelu<false>{h_, rstd2_, fi, di}, t, f, d);
+    if constexpr (D(3)) down_d_.launch(st, h_, w_.w2, DResidual{y, a_, di}, t, d, f);
+    else down_.launch(st, h_, w_.w2, mlp_gemm::RowResidual{y, a_, di}, t, d, f);
   }
   std::string technique() const override {
     std::string s = "wgmma GEMMs with 16-byte-run fused epilogues (weights' rows permuted in setup), ";
@@ -442,8 +442,6 @@ class DeferredBlock : public TransformerBlockBase {
   void prepare(aisp::Context& ctx) override {
     const int64_t t = tokens(ctx), d = ctx.param("dim"), f = ctx.param("ffn");
     const int64_t bh = ctx.param("batch") * ctx.param("heads");
-    const int di = static_cast<int>(d);
-    cudaStream_t st = ctx.stream();
     rstd1_ = scratch<float>(ctx, "rstd1", t);
     rstd2_ = scratch<float>(ctx, "rstd2", t);
     q_ = scratch(ctx, "q", t * d);
@@ -453,20 +451,7 @@ class DeferredBlock : public TransformerBlockBase {
     if (!kHeadsA) om_ = scratch(ctx, "o_merged", t * d);
     a_ = scratch(ctx, "a", t * d);
     h_ = scratch(ctx, "h", t * f);
-    // Static weights, once, as tb_rowstore::RowstoreBlock: gains folded, rows permuted for 16-byte-run stores.
-    auto* tmp = scratch(ctx, "w_tmp", std::max(3 * d * d, f * d));
-    wqkv_ = scratch(ctx, "wqkv_g1_perm", 3 * d * d);
-    wo_ = scratch(ctx, "wo_perm", d * d);
-    w1_ = scratch(ctx, "w1_g2_perm", f * d);
-    w2_ = scratch(ctx, "w2_perm", d * f);
-    launch_fold_gain(st, ctx.buffer("wqkv").as<const __nv_bfloat16>(), ctx.buffer("g1").as<const __nv_bfloat16>(), 3 * d, di,
-                     tmp);
-    mlp_gemm::launch_permute_rows(st, tmp, nullptr, 3 * d, di, wqkv_);
-    launch_fold_gain(st, ctx.buffer("w1").as<const __nv_bfloat16>(), ctx.buffer("g2").as<const __nv_bfloat16>(), f, di, tmp);
-    mlp_gemm::launch_permute_rows(st, tmp, nullptr, f, di, w1_);
-    mlp_gemm::launch_permute_rows(st, ctx.buffer("wo").as<const __nv_bfloat16>(), nullptr, d, di, wo_);
-    mlp_gemm::launch_permute_rows(st, ctx.buffer("w2").as<const __nv_bfloat16>(), nullptr, d, static_cast<int>(f), w2_);
-    AISP_CUDA_CHECK(cudaStreamSynchronize(st));
+    w_ = tb_rowstore::prepare_permuted_weights(ctx, d, f);
     const aisp::DeviceInfo& dev = ctx.device();
     if constexpr (D(0)) qkv_d_.prepare(dev, t, 3 * d, d);
     else qkv_.prepare(dev, t, 3 * d, d);
@@ -492,8 +477,8 @@ class DeferredBlock : public TransformerBlockBase {
   DeferredGemm<DResidual, kPdl> down_d_;
   BlockFlash flash_;
   float *rstd1_ = nullptr, *rstd2_ = nullptr;
-  __nv_bfloat16 *q_ = nullptr, *k_ = nullptr, *v_ = nullptr, *o_ = nullptr, *om_ = nullptr, *a_ = nullptr, *h_ = nullptr,
-                *wqkv_ = nullptr, *wo_ = nullptr, *w1_ = nullptr, *w2_ = nullptr;
+  __nv_bfloat16 *q_ = nullptr, *k_ = nullptr, *v_ = nullptr, *o_ = nullptr, *om_ = nullptr, *a_ = nullptr, *h_ = nullptr;
+  tb_rowstore::PermutedWeights w_;
 };
 
 }  // namespace tb_deferred

@@ -16,6 +16,8 @@
 // Numerics: identical to optimized_transformer_block.cu up to the permutation (each output is the same dot
 // product in the same K order) and, with kFuseNorm2, the fp32 summation order of sum(a^2) (~1e-7 relative).
 #pragma once
+#include <algorithm>
+
 #include "../ch10/flash_attention_wgmma.cuh"
 #include "bf16_mlp_gemm.cuh"
 #include "block_flash.cuh"
@@ -132,6 +134,33 @@ struct RowRstdGelu {
   }
 };
 
+// The static weights as every 16-byte-run block uses them (here and transformer_block_deferred.cuh), made
+// once in setup(): the RMSNorm gains folded into Wqkv and W1 (as the optimized variant), then every
+// weight's rows permuted so that each thread's accumulators are whole 16-byte runs of an output row.
+struct PermutedWeights {
+  __nv_bfloat16 *wqkv = nullptr, *wo = nullptr, *w1 = nullptr, *w2 = nullptr;
+};
+
+inline PermutedWeights prepare_permuted_weights(aisp::Context& ctx, int64_t d, int64_t f) {
+  auto scratch = [&](const char* name, int64_t count) {
+    return static_cast<__nv_bfloat16*>(ctx.scratch(name, static_cast<size_t>(count) * sizeof(__nv_bfloat16)));
+  };
+  const auto in = [&](const char* name) { return ctx.buffer(name).as<const __nv_bfloat16>(); };
+  const int di = static_cast<int>(d);
+  cudaStream_t st = ctx.stream();
+  auto* tmp = scratch("w_tmp", std::max(3 * d * d, f * d));
+  PermutedWeights w{scratch("wqkv_g1_perm", 3 * d * d), scratch("wo_perm", d * d), scratch("w1_g2_perm", f * d),
+                    scratch("w2_perm", d * f)};
+  launch_fold_gain(st, in("wqkv"), in("g1"), 3 * d, di, tmp);
+  mlp_gemm::launch_permute_rows(st, tmp, nullptr, 3 * d, di, w.wqkv);
+  launch_fold_gain(st, in("w1"), in("g2"), f, di, tmp);
+  mlp_gemm::launch_permute_rows(st, tmp, nullptr, f, di, w.w1);
+  mlp_gemm::launch_permute_rows(st, in("wo"), nullptr, d, di, w.wo);
+  mlp_gemm::launch_permute_rows(st, in("w2"), nullptr, d, static_cast<int>(f), w.w2);
+  AISP_CUDA_CHECK(cudaStreamSynchronize(st));
+  return w;
+}
+
 template <bool kUpPingPong, bool kFuseNorm2>
 class RowstoreBlock : public TransformerBlockBase {
  public:
@@ -143,13 +172,13 @@ class RowstoreBlock : public TransformerBlockBase {
     const auto* x = ctx.buffer("x").as<const __nv_bfloat16>();
     row_rstd_zero<<<static_cast<unsigned>((t * 32 + 255) / 256), 256, 0, st>>>(x, t, di, rstd1_, kFuseNorm2 ? ss2_ : nullptr);
     AISP_LAUNCH_CHECK();
-    qkv_.launch(st, x, wqkv_, RowQkv{q_, k_, v_, rstd1_, seq, heads, di}, t, 3 * d, d);
+    qkv_.launch(st, x, w_.wqkv, RowQkv{q_, k_, v_, rstd1_, seq, heads, di}, t, 3 * d, d);
     flash_.launch(st, o_, seq, bh, softmax_scale());
     launch_merge_heads(st, o_, t, seq, heads, om_);
-    out_.launch(st, om_, wo_, RowResidualSumSq{a_, x, kFuseNorm2 ? ss2_ : nullptr, di}, t, d, d);
+    out_.launch(st, om_, w_.wo, RowResidualSumSq{a_, x, kFuseNorm2 ? ss2_ : nullptr, di}, t, d, d);
     if constexpr (!kFuseNorm2) launch_row_rstd(st, a_, t, di, rstd2_);
-    up_.launch(st, a_, w1_, RowRstdGelu<kFuseNorm2>{h_, kFuseNorm2 ? ss2_ : rstd2_, static_cast<int>(f), di}, t, f, d);
-    down_.launch(st, h_, w2_, mlp_gemm::RowResidual{ctx.buffer("y").as<__nv_bfloat16>(), a_, di}, t, d, f);
+    up_.launch(st, a_, w_.w1, RowRstdGelu<kFuseNorm2>{h_, kFuseNorm2 ? ss2_ : rstd2_, static_cast<int>(f), di}, t, f, d);
+    down_.launch(st, h_, w_.w2, mlp_gemm::RowResidual{ctx.buffer("y").as<__nv_bfloat16>(), a_, di}, t, d, f);
   }
   std::string technique() const override {
     return std::string("wgmma GEMMs with 16-byte-run fused epilogues (weights' rows permuted in setup)") +
@@ -162,8 +191,6 @@ class RowstoreBlock : public TransformerBlockBase {
   void prepare(aisp::Context& ctx) override {
     const int64_t t = tokens(ctx), d = ctx.param("dim"), f = ctx.param("ffn");
     const int64_t bh = ctx.param("batch") * ctx.param("heads");
-    const int di = static_cast<int>(d);
-    cudaStream_t st = ctx.stream();
     rstd1_ = scratch<float>(ctx, "rstd1", t);
     rstd2_ = scratch<float>(ctx, "rstd2", t);
     ss2_ = scratch<float>(ctx, "sumsq2", t);
@@ -174,20 +201,7 @@ class RowstoreBlock : public TransformerBlockBase {
     om_ = scratch(ctx, "o_merged", t * d);
     a_ = scratch(ctx, "a", t * d);
     h_ = scratch(ctx, "h", t * f);
-    // Static weights, once: gains folded (as the optimized variant), then rows permuted for 16-byte-run stores.
-    auto* tmp = scratch(ctx, "w_tmp", std::max(3 * d * d, f * d));
-    wqkv_ = scratch(ctx, "wqkv_g1_perm", 3 * d * d);
-    wo_ = scratch(ctx, "wo_perm", d * d);
-    w1_ = scratch(ctx, "w1_g2_perm", f * d);
-    w2_ = scratch(ctx, "w2_perm", d * f);
-    launch_fold_gain(st, ctx.buffer("wqkv").as<const __nv_bfloat16>(), ctx.buffer("g1").as<const __nv_bfloat16>(), 3 * d, di,
-                     tmp);
-    mlp_gemm::launch_permute_rows(st, tmp, nullptr, 3 * d, di, wqkv_);
-    launch_fold_gain(st, ctx.buffer("w1").as<const __nv_bfloat16>(), ctx.buffer("g2").as<const __nv_bfloat16>(), f, di, tmp);
-    mlp_gemm::launch_permute_rows(st, tmp, nullptr, f, di, w1_);
-    mlp_gemm::launch_permute_rows(st, ctx.buffer("wo").as<const __nv_bfloat16>(), nullptr, d, di, wo_);
-    mlp_gemm::launch_permute_rows(st, ctx.buffer("w2").as<const __nv_bfloat16>(), nullptr, d, static_cast<int>(f), w2_);
-    AISP_CUDA_CHECK(cudaStreamSynchronize(st));
+    w_ = tb_rowstore::prepare_permuted_weights(ctx, d, f);
     const aisp::DeviceInfo& dev = ctx.device();
     qkv_.prepare(dev, t, 3 * d, d);
     out_.prepare(dev, t, d, d);
@@ -203,8 +217,8 @@ class RowstoreBlock : public TransformerBlockBase {
   mlp_gemm::Gemm<false, 1, mlp_gemm::RowResidual> down_;
   BlockFlash flash_;
   float *rstd1_ = nullptr, *rstd2_ = nullptr, *ss2_ = nullptr;
-  __nv_bfloat16 *q_ = nullptr, *k_ = nullptr, *v_ = nullptr, *o_ = nullptr, *om_ = nullptr, *a_ = nullptr, *h_ = nullptr,
-                *wqkv_ = nullptr, *wo_ = nullptr, *w1_ = nullptr, *w2_ = nullptr;
+  __nv_bfloat16 *q_ = nullptr, *k_ = nullptr, *v_ = nullptr, *o_ = nullptr, *om_ = nullptr, *a_ = nullptr, *h_ = nullptr;
+  tb_rowstore::PermutedWeights w_;
 };
 
 }  // namespace tb_rowstore

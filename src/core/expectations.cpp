@@ -13,12 +13,18 @@ namespace fs = std::filesystem;
 namespace {
 
 json to_json(const ExpectationProvenance& p) {
-  json j = {{"hardware_key", p.hardware_key},   {"gpu", p.gpu},
-            {"driver_version", p.driver_version}, {"cuda_version", p.cuda_version},
-            {"git_commit", p.git_commit},       {"git_dirty", p.git_dirty},
-            {"timestamp", p.timestamp},         {"mode", p.mode},
-            {"run_dir", p.run_dir},             {"aisp_version", p.aisp_version},
-            {"baseline_samples", p.baseline_samples}, {"optimized_samples", p.optimized_samples}};
+  json j = {{"hardware_key", p.hardware_key},
+            {"gpu", p.gpu},
+            {"driver_version", p.driver_version},
+            {"cuda_version", p.cuda_version},
+            {"git_commit", p.git_commit},
+            {"git_dirty", p.git_dirty},
+            {"timestamp", p.timestamp},
+            {"mode", p.mode},
+            {"run_dir", p.run_dir},
+            {"aisp_version", p.aisp_version},
+            {"baseline_samples", p.baseline_samples},
+            {"optimized_samples", p.optimized_samples}};
   if (!p.workload_params.empty()) j["workload_params"] = p.workload_params;
   return j;
 }
@@ -317,9 +323,10 @@ ExpectationComparison compare_expectation(const TargetResult& t, const Expectati
         !changed.empty()) {
       c.status = ExpectationStatus::not_comparable;
       c.workload_changed = true;
-      c.message = fmt::format("not compared: the expectation measured another workload ({}); record this one with "
-                              "--update-expectations",
-                              changed);
+      c.message = fmt::format(
+          "not compared: the expectation measured another workload ({}); record this one with "
+          "--update-expectations",
+          changed);
       return c;
     }
   }

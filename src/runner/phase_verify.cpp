@@ -54,8 +54,7 @@ void judge_checks(LiveVariant& l, CheckRecord& c, bool is_baseline) {
          c.unwritten ? fmt::format("{} output elements were never written", c.unwritten)
                      : fmt::format("{} of {} output elements differ from the baseline (first at {} in '{}': baseline "
                                    "{:.6g}, variant {:.6g})",
-                                   v.mismatches, v.compared, v.first_mismatch, v.output, v.first_baseline,
-                                   v.first_variant),
+                                   v.mismatches, v.compared, v.first_mismatch, v.output, v.first_baseline, v.first_variant),
          status::failed_verification);
   }
 }

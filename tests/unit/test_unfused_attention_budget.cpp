@@ -50,8 +50,8 @@ TEST(UnfusedAttentionBudget, MemoryShortfallNamesEveryNumber) {
   EXPECT_EQ(unfused_budget::memory_shortfall(16, 16384, 1 * kGiB, 30 * kGiB, 80 * kGiB), "");
   const std::string why = unfused_budget::memory_shortfall(16, 16384, 1 * kGiB, 20 * kGiB, 80 * kGiB);
   ASSERT_NE(why, "");
-  for (const char* part : {"24.0 GiB", "16 heads x 16384^2", "1.0 GiB of other", "25.0 GiB", "20.0 GiB free",
-                           "80.0 GiB", "--axis seq"})
+  for (const char* part :
+       {"24.0 GiB", "16 heads x 16384^2", "1.0 GiB of other", "25.0 GiB", "20.0 GiB free", "80.0 GiB", "--axis seq"})
     EXPECT_NE(why.find(part), std::string::npos) << part << " missing in: " << why;
   EXPECT_EQ(why.find("out of memory"), std::string::npos) << why;
   // Exactly at the free memory still fits (the comparison is <=).
