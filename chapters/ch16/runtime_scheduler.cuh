@@ -1,25 +1,32 @@
 // runtime_scheduler: which waiting request a serving engine starts next when it is saturated, judged on
-// the median request latency (Goal::latency, p50). 64 requests from the harness's seeded trace: Poisson
+// the median request latency (Goal::latency, p50). 256 requests from the harness's seeded trace: Poisson
 // arrivals with a mean gap of 15 us, 8-512 output tokens each (a token: kSchedFma dependent FMAs over a
 // 256-float state). Each request declares its size up front (its max_tokens: the trace's output_len), as
 // API requests do. The engine has 4 slots (4 worker blocks of a persistent kernel; one request per slot at
 // a time). Mean work per request ~80 us / 4 slots = 20 us > 15 us between arrivals: the engine is
 // overloaded and a queue forms, so the order in which it serves the queue decides the latencies.
+// Why 256 requests (64 until 2026-11-28): a trace's load - its total work over its arrival span - is a
+// random draw, and with 64 requests its coefficient of variation is ~0.14, so some traces were barely
+// overloaded, formed little queue and gave ~1.04x while others gave 2.7x (one H200 make run: 1.04, 2.20,
+// 1.05, 1.79, 2.70 over its five traces, a pooled interval [0.96, 2.80]: INCONCLUSIVE). At 256 the load's
+// variation halves (~0.07) and every trace stays overloaded: the pair measures the policy, not the draw.
 // Each worker loops: pick a waiting, arrived request by the policy, claim it (atomicCAS on its flag),
 // serve it, stamp its completion. Every request is computed the same way whatever its slot or turn, so
 // outputs match bit for bit; only the order differs:
 //   baseline_runtime_scheduler.cu    first come, first served (earliest arrival; vLLM's default policy)
 //   optimized_runtime_scheduler.cu   priority by declared size: smallest max_tokens first (shortest job
 //                                    first, ties by arrival), the policy that minimizes mean waiting time
-// Expected on H100: FCFS median latency ~0.4 ms (each request waits for the queue ahead of it); priority
-// ~0.15 ms (short requests overtake long ones; the longest wait more - the p99 is not what this pair
-// claims to improve, and a real engine adds aging to bound it).
+// Expected on Hopper: FCFS median latency grows with the queue ahead of each request; priority stays near
+// one request's service time (short requests overtake long ones; the longest wait more - the p99 is not
+// what this pair claims to improve, and a real engine adds aging to bound it). Measured on the H200
+// (2026-11-28, 256 requests, five traces pooled per run, four runs): FCFS p50 0.67-0.86 ms, priority
+// 0.111-0.117 ms; 5.68x-7.53x, every run's interval above 4.2x (docs/measurements/session_20261128d.md).
 #pragma once
 #include <cstdint>
 
 #include "aisp/aisp.hpp"
 
-inline constexpr int32_t kSchedRequests = 64;
+inline constexpr int32_t kSchedRequests = 256;
 inline constexpr double kSchedMeanGapUs = 15;
 inline constexpr int kSchedOutputMin = 8, kSchedOutputMax = 512;
 inline constexpr int kSchedSlots = 4;
