@@ -42,7 +42,7 @@ def main():
         if not rows:
             continue
         head = f"## Every variant on {label}"
-        section = (f"{head}\n\nFrom `{doc}` (every check on, `--update-expectations`; the speedup of a latency pair "
+        section = (f"{head}\n\nFrom `{doc}` (one run, every check on; the speedup of a latency pair "
                    "is that of its judged statistic). Timings are this run's medians.\n\n"
                    "| target | variant | median | speedup [95% CI] | verdict | peak memory |\n|---|---|---|---|---|---|\n"
                    + "\n".join(rows) + "\n")

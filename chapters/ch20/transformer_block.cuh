@@ -18,6 +18,10 @@
 //   optimized_transformer_block_rowstore*.cu  the same block with its GEMMs on bf16_mlp_gemm.cuh's kernel
 //                                   (16-byte-run epilogues over row-permuted weights; transformer_block_rowstore.cuh),
 //                                   optionally a ping-pong up GEMM and the second norm's statistics in an epilogue
+//   optimized_transformer_block_deferred*.cu  the rowstore block with each GEMM's epilogue finished under the
+//                                   next tile's main loop (transformer_block_deferred.cuh), the out-projection
+//                                   reading the attention's heads layout (no merge pass), optionally PDL and a
+//                                   branch-free GELU; best: transformer_block_deferred_heads_polygelu
 // Weights are static inputs scaled so activations stay O(1) (U(+-sqrt(3/fan_in)): unit-variance outputs),
 // RMSNorm gains U(0.8, 1.2); x ~ N(0, 1).
 #pragma once
