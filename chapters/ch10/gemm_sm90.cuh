@@ -183,6 +183,28 @@ __device__ __forceinline__ void wgmma_m64n256k16_bf16(float (&d)[128], uint64_t 
       : "l"(desc_a), "l"(desc_b), "r"(scale_d));
 }
 
+// ---- the shared-memory ring ---------------------------------------------------------------------------
+
+// A TMA + wgmma GEMM kernel's ring in dynamic shared memory, from its first 1024-byte boundary (128-byte-
+// swizzled TMA destinations and wgmma operands must sit on one; launches ask for 1 KiB more than they use):
+// kStages A tiles of a_bytes, kStages B tiles, `extra` bytes the kernel uses for something else (an output
+// staging tile), then one "full" and one "empty" mbarrier per stage. stage_bytes = A + B tile bytes.
+struct GemmRing {
+  unsigned char* base;
+  __nv_bfloat16 *a, *b;
+  uint64_t *full, *empty;
+};
+__device__ __forceinline__ GemmRing carve_gemm_ring(unsigned char* smem_raw, int stages, int a_bytes, int stage_bytes,
+                                                    int extra = 0) {
+  GemmRing r;
+  r.base = reinterpret_cast<unsigned char*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t{1023});
+  r.a = reinterpret_cast<__nv_bfloat16*>(r.base);
+  r.b = reinterpret_cast<__nv_bfloat16*>(r.base + stages * a_bytes);
+  r.full = reinterpret_cast<uint64_t*>(r.base + stages * stage_bytes + extra);
+  r.empty = r.full + stages;
+  return r;
+}
+
 // ---- tile order --------------------------------------------------------------------------------------
 
 // Grouped raster: tile t walks down `group` tile-rows before moving one tile-column right, so the tiles in

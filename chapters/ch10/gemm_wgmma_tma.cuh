@@ -30,12 +30,11 @@ __global__ void __launch_bounds__(kThreads, 1)
                           __nv_bfloat16* __restrict__ c, int M, int N, int K) {
   static_assert(kStages >= 2, "the ring refills the slot released one K-tile late: it needs two slots");
   extern __shared__ unsigned char smem_raw[];
-  unsigned char* base =
-      reinterpret_cast<unsigned char*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t{1023});
-  __nv_bfloat16* sA = reinterpret_cast<__nv_bfloat16*>(base);
-  __nv_bfloat16* sB = reinterpret_cast<__nv_bfloat16*>(base + kStages * kABytes);
-  uint64_t* full = reinterpret_cast<uint64_t*>(base + kStages * kStageBytes);
-  uint64_t* empty = full + kStages;
+  const sm90::GemmRing ring = sm90::carve_gemm_ring(smem_raw, kStages, kABytes, kStageBytes);
+  __nv_bfloat16* sA = ring.a;
+  __nv_bfloat16* sB = ring.b;
+  uint64_t* full = ring.full;
+  uint64_t* empty = ring.empty;
 
   const int wg = threadIdx.x / 128, t = threadIdx.x % 128;
   const int k_tiles = K / kBK;

@@ -51,13 +51,11 @@ __global__ void __launch_bounds__(kThreads, 1)
   // CTAs that share each B tile through multicast (1: every CTA loads its own B, even inside a cluster).
   constexpr int kShare = kMulticast ? kCluster : 1;
   extern __shared__ unsigned char smem_raw[];
-  // 128-byte-swizzled TMA destinations and wgmma operands must sit on 1024-byte boundaries.
-  unsigned char* base =
-      reinterpret_cast<unsigned char*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t{1023});
-  __nv_bfloat16* sA = reinterpret_cast<__nv_bfloat16*>(base);                           // kStages x 128 x 64
-  __nv_bfloat16* sB = reinterpret_cast<__nv_bfloat16*>(base + kStages * kABytes);       // kStages x 256 x 64
-  uint64_t* full = reinterpret_cast<uint64_t*>(base + kStages * kStageBytes);
-  uint64_t* empty = full + kStages;
+  const sm90::GemmRing ring = sm90::carve_gemm_ring(smem_raw, kStages, kABytes, kStageBytes);
+  __nv_bfloat16* sA = ring.a;  // kStages x 128 x 64
+  __nv_bfloat16* sB = ring.b;  // kStages x 256 x 64
+  uint64_t* full = ring.full;
+  uint64_t* empty = ring.empty;
 
   const int wg = threadIdx.x / 128, t = threadIdx.x % 128;
   const uint32_t rank = kCluster > 1 ? sm90::cluster_ctarank() : 0;

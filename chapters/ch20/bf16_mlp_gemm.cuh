@@ -181,11 +181,11 @@ __global__ void __launch_bounds__(kThreads, 1)
   using C = Cfg<kPP>;
   constexpr int kConsumersPerSlot = kPP ? 1 : 2;  // warpgroups that read one slot, per CTA
   extern __shared__ unsigned char smem_raw[];
-  unsigned char* base = reinterpret_cast<unsigned char*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t{1023});
-  __nv_bfloat16* sA = reinterpret_cast<__nv_bfloat16*>(base);
-  __nv_bfloat16* sB = reinterpret_cast<__nv_bfloat16*>(base + C::kStages * C::kABytes);
-  uint64_t* full = reinterpret_cast<uint64_t*>(base + C::kStages * C::kStageBytes);
-  uint64_t* empty = full + C::kStages;
+  const sm90::GemmRing ring = sm90::carve_gemm_ring(smem_raw, C::kStages, C::kABytes, C::kStageBytes);
+  __nv_bfloat16* sA = ring.a;
+  __nv_bfloat16* sB = ring.b;
+  uint64_t* full = ring.full;
+  uint64_t* empty = ring.empty;
 
   const int wg = threadIdx.x / 128, t = threadIdx.x % 128;
   const uint32_t rank = kCluster > 1 ? sm90::cluster_ctarank() : 0;

@@ -82,12 +82,12 @@ __global__ void __launch_bounds__(kThreads, 1)
     swiglu_gemm_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
                        const __grid_constant__ CUtensorMap h_map, int M, int N, int K) {
   extern __shared__ unsigned char smem_raw[];
-  unsigned char* base = reinterpret_cast<unsigned char*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t{1023});
-  __nv_bfloat16* sA = reinterpret_cast<__nv_bfloat16*>(base);
-  __nv_bfloat16* sB = reinterpret_cast<__nv_bfloat16*>(base + kStages * kABytes);
-  unsigned char* sOut = base + kStages * kStageBytes;  // 1024-aligned: kStageBytes = 48 KiB
-  uint64_t* full = reinterpret_cast<uint64_t*>(sOut + 2 * kOutBytes);
-  uint64_t* empty = full + kStages;
+  const sm90::GemmRing ring = sm90::carve_gemm_ring(smem_raw, kStages, kABytes, kStageBytes, 2 * kOutBytes);
+  __nv_bfloat16* sA = ring.a;
+  __nv_bfloat16* sB = ring.b;
+  unsigned char* sOut = ring.base + kStages * kStageBytes;  // 1024-aligned: kStageBytes = 48 KiB
+  uint64_t* full = ring.full;
+  uint64_t* empty = ring.empty;
 
   const int wg = threadIdx.x / 128, t = threadIdx.x % 128;
   const int tiles_m = M / kBM, tiles_n = N / kBN, k_tiles = K / kBK;

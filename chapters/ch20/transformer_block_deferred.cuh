@@ -211,11 +211,11 @@ __global__ void __launch_bounds__(kThreads, 1)
     deferred_gemm_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map, Epi epi,
                          ALayout al, int M, int N, int K) {
   extern __shared__ unsigned char smem_raw[];
-  unsigned char* base = reinterpret_cast<unsigned char*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t{1023});
-  __nv_bfloat16* sA = reinterpret_cast<__nv_bfloat16*>(base);
-  __nv_bfloat16* sB = reinterpret_cast<__nv_bfloat16*>(base + Cfg::kStages * Cfg::kABytes);
-  uint64_t* full = reinterpret_cast<uint64_t*>(base + Cfg::kStages * Cfg::kStageBytes);
-  uint64_t* empty = full + Cfg::kStages;
+  const sm90::GemmRing ring = sm90::carve_gemm_ring(smem_raw, Cfg::kStages, Cfg::kABytes, Cfg::kStageBytes);
+  __nv_bfloat16* sA = ring.a;
+  __nv_bfloat16* sB = ring.b;
+  uint64_t* full = ring.full;
+  uint64_t* empty = ring.empty;
 
   const int wg = threadIdx.x / 128, t = threadIdx.x % 128;
   const int tiles_m = M / Cfg::kBM, tiles_n = N / kBN, k_tiles = K / kBK;
