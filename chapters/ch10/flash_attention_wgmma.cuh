@@ -25,6 +25,7 @@
 #include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled_v12000
 
 #include "flash_attention.cuh"
+#include "gemm_sm90.cuh"  // sm90::tensor_map_encoder
 
 namespace fa_wgmma {
 
@@ -376,12 +377,7 @@ class FlashAttentionWgmma : public FlashAttentionPair<kCausal> {
 
  protected:
   void setup_variant(aisp::Context&) override {
-    void* fn = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    AISP_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &found));
-    if (found != cudaDriverEntryPointSuccess || fn == nullptr)
-      throw std::runtime_error("flash_attention wgmma: the driver has no cuTensorMapEncodeTiled");
-    encode_ = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
+    encode_ = sm90::tensor_map_encoder();
     AISP_CUDA_CHECK(cudaFuncSetAttribute(kKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
   }
 

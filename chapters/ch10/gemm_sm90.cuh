@@ -222,19 +222,25 @@ __host__ __device__ __forceinline__ TileCoord grouped_tile(int t, int tiles_m, i
 
 // ---- host: tensor maps -------------------------------------------------------------------------------
 
-// A row-major BF16 matrix [rows][cols] described for TMA boxes of box_rows x 64 columns (128 B, the
-// 128-byte swizzle span), zero fill out of bounds. The encoder comes through the runtime's driver entry
-// point, so plugins need no -lcuda.
-inline CUtensorMap encode_kmajor_bf16(const void* base, int64_t rows, int64_t cols, uint32_t box_rows) {
+// The driver's cuTensorMapEncodeTiled, looked up once through the runtime's driver entry point, so plugins
+// need no -lcuda.
+inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
   static PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
     void* fn = nullptr;
     cudaDriverEntryPointQueryResult found{};
     AISP_CUDA_CHECK(
         cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &found));
     if (found != cudaDriverEntryPointSuccess || fn == nullptr)
-      throw std::runtime_error("ch10 gemm: the driver has no cuTensorMapEncodeTiled");
+      throw std::runtime_error("the driver has no cuTensorMapEncodeTiled (TMA needs CUDA 12 and sm_90)");
     return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
   }();
+  return encode;
+}
+
+// A row-major BF16 matrix [rows][cols] described for TMA boxes of box_rows x 64 columns (128 B, the
+// 128-byte swizzle span), zero fill out of bounds.
+inline CUtensorMap encode_kmajor_bf16(const void* base, int64_t rows, int64_t cols, uint32_t box_rows) {
+  const PFN_cuTensorMapEncodeTiled_v12000 encode = tensor_map_encoder();
   CUtensorMap map{};
   const cuuint64_t dims[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
   const cuuint64_t strides[1] = {static_cast<cuuint64_t>(cols) * sizeof(__nv_bfloat16)};

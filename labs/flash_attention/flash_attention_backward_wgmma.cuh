@@ -359,12 +359,7 @@ class FlashAttentionBackwardWgmma : public fa_bwd::FlashAttentionBackwardPair {
 
  protected:
   void setup_variant(aisp::Context&) override {
-    void* fn = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    AISP_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &found));
-    if (found != cudaDriverEntryPointSuccess || fn == nullptr)
-      throw std::runtime_error("flash_attention_backward wgmma: the driver has no cuTensorMapEncodeTiled");
-    encode_ = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
+    encode_ = sm90::tensor_map_encoder();
     AISP_CUDA_CHECK(cudaFuncSetAttribute(kKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
   }
 
