@@ -183,6 +183,20 @@ __device__ __forceinline__ void wgmma_m64n256k16_bf16(float (&d)[128], uint64_t 
       : "l"(desc_a), "l"(desc_b), "r"(scale_d));
 }
 
+// One K-tile of 64 on a warpgroup's 64 x 256 tile: a_tile (64 rows) and b_tile (256 rows), K-major,
+// 128-byte swizzled in shared memory; four m64n256k16 wgmmas (+32 B along K per k16 step = +2 in the
+// descriptor's address), fenced and committed as one group. The caller waits (wgmma_wait) before it reads acc.
+__device__ __forceinline__ void wgmma_ktile_m64n256(float (&acc)[128], const __nv_bfloat16* a_tile,
+                                                    const __nv_bfloat16* b_tile) {
+  const uint64_t da = wgmma_desc_sw128(a_tile);
+  const uint64_t db = wgmma_desc_sw128(b_tile);
+  fence_operands(acc);
+  wgmma_fence();
+#pragma unroll
+  for (int kk = 0; kk < 4; ++kk) wgmma_m64n256k16_bf16(acc, da + 2 * kk, db + 2 * kk);
+  wgmma_commit();
+}
+
 // ---- the shared-memory ring ---------------------------------------------------------------------------
 
 // A TMA + wgmma GEMM kernel's ring in dynamic shared memory, from its first 1024-byte boundary (128-byte-

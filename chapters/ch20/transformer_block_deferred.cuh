@@ -261,13 +261,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     int it = 0;
     auto kstep = [&](int s) {
       sm90::mbar_wait(&full[s], (it / Cfg::kStages) & 1);
-      const uint64_t da = sm90::wgmma_desc_sw128(sA + s * (Cfg::kBM * kBK) + cw * (64 * kBK));
-      const uint64_t db = sm90::wgmma_desc_sw128(sB + s * (kBN * kBK));
-      sm90::fence_operands(acc);
-      sm90::wgmma_fence();
-#pragma unroll
-      for (int kk = 0; kk < kBK / 16; ++kk) sm90::wgmma_m64n256k16_bf16(acc, da + 2 * kk, db + 2 * kk);
-      sm90::wgmma_commit();
+      sm90::wgmma_ktile_m64n256(acc, sA + s * (Cfg::kBM * kBK) + cw * (64 * kBK), sB + s * (kBN * kBK));
     };
     auto release = [&](int s) {
       if (t == 0) sm90::mbar_arrive(&empty[s]);
