@@ -103,6 +103,32 @@ inline void launch_fold_gain(cudaStream_t s, const __nv_bfloat16* w, const __nv_
   AISP_LAUNCH_CHECK();
 }
 
+// The fused blocks' activations (every optimized variant's): the two norms' per-token rstd, q/k/v/o per head
+// ([batch*heads][seq][128]), o merged to [token][dim] (only for an out-projection that reads that layout),
+// a = x + attention (the residual stream) and h = GELU(up projection).
+struct FusedActivations {
+  float *rstd1 = nullptr, *rstd2 = nullptr;
+  __nv_bfloat16 *q = nullptr, *k = nullptr, *v = nullptr, *o = nullptr, *om = nullptr, *a = nullptr, *h = nullptr;
+};
+
+inline FusedActivations alloc_fused_activations(aisp::Context& ctx, int64_t tokens, int64_t dim, int64_t ffn,
+                                                bool merged_heads) {
+  auto bf16 = [&](const char* name, int64_t count) {
+    return static_cast<__nv_bfloat16*>(ctx.scratch(name, static_cast<size_t>(count) * sizeof(__nv_bfloat16)));
+  };
+  FusedActivations x;
+  x.rstd1 = static_cast<float*>(ctx.scratch("rstd1", static_cast<size_t>(tokens) * sizeof(float)));
+  x.rstd2 = static_cast<float*>(ctx.scratch("rstd2", static_cast<size_t>(tokens) * sizeof(float)));
+  x.q = bf16("q", tokens * dim);
+  x.k = bf16("k", tokens * dim);
+  x.v = bf16("v", tokens * dim);
+  x.o = bf16("o", tokens * dim);
+  if (merged_heads) x.om = bf16("o_merged", tokens * dim);
+  x.a = bf16("a", tokens * dim);
+  x.h = bf16("h", tokens * ffn);
+  return x;
+}
+
 // Row-major C[m][n] = alpha A[m][k] B[n][k]^T through cuBLAS (column-major C^T = B A^T), fp32 accumulation.
 inline void cublas_nt(cublasHandle_t h, const void* a, const void* b, void* c, int64_t m, int64_t n, int64_t k,
                       float alpha = 1.0f) {

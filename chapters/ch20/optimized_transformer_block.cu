@@ -76,15 +76,15 @@ class OptimizedTransformerBlock : public TransformerBlockBase {
     const int bh = static_cast<int>(ctx.param("batch")) * heads;
     cudaStream_t st = ctx.stream();
     const auto* x = ctx.buffer("x").as<const __nv_bfloat16>();
-    launch_row_rstd(st, x, t, static_cast<int>(d), rstd1_);
-    qkv_.launch(st, x, wqkv_, QkvScatter{q_, k_, v_, rstd1_, seq, heads, static_cast<int>(d)}, t, 3 * d, d);
-    flash_.launch(st, o_, seq, bh, softmax_scale());
-    launch_merge_heads(st, o_, t, seq, heads, om_);
-    out_.launch(st, om_, ctx.buffer("wo").data, StoreResidual{a_, x, static_cast<int>(d)}, t, d, d);
-    launch_row_rstd(st, a_, t, static_cast<int>(d), rstd2_);
-    up_.launch(st, a_, w1_, RstdGelu{h_, rstd2_, static_cast<int>(f)}, t, f, d);
-    down_.launch(st, h_, ctx.buffer("w2").data, StoreResidual{ctx.buffer("y").as<__nv_bfloat16>(), a_, static_cast<int>(d)},
-                 t, d, f);
+    launch_row_rstd(st, x, t, static_cast<int>(d), act_.rstd1);
+    qkv_.launch(st, x, wqkv_, QkvScatter{act_.q, act_.k, act_.v, act_.rstd1, seq, heads, static_cast<int>(d)}, t, 3 * d, d);
+    flash_.launch(st, act_.o, seq, bh, softmax_scale());
+    launch_merge_heads(st, act_.o, t, seq, heads, act_.om);
+    out_.launch(st, act_.om, ctx.buffer("wo").data, StoreResidual{act_.a, x, static_cast<int>(d)}, t, d, d);
+    launch_row_rstd(st, act_.a, t, static_cast<int>(d), act_.rstd2);
+    up_.launch(st, act_.a, w1_, RstdGelu{act_.h, act_.rstd2, static_cast<int>(f)}, t, f, d);
+    down_.launch(st, act_.h, ctx.buffer("w2").data,
+                 StoreResidual{ctx.buffer("y").as<__nv_bfloat16>(), act_.a, static_cast<int>(d)}, t, d, f);
   }
   std::string technique() const override {
     return "wgmma GEMMs with fused epilogues (norm scale, head split, residual, GELU) + FA3-style flash attention";
@@ -94,15 +94,7 @@ class OptimizedTransformerBlock : public TransformerBlockBase {
   void prepare(aisp::Context& ctx) override {
     const int64_t t = tokens(ctx), d = ctx.param("dim"), f = ctx.param("ffn");
     const int64_t bh = ctx.param("batch") * ctx.param("heads");
-    rstd1_ = scratch<float>(ctx, "rstd1", t);
-    rstd2_ = scratch<float>(ctx, "rstd2", t);
-    q_ = scratch(ctx, "q", t * d);
-    k_ = scratch(ctx, "k", t * d);
-    v_ = scratch(ctx, "v", t * d);
-    o_ = scratch(ctx, "o", t * d);
-    om_ = scratch(ctx, "o_merged", t * d);
-    a_ = scratch(ctx, "a", t * d);
-    h_ = scratch(ctx, "h", t * f);
+    act_ = block::alloc_fused_activations(ctx, t, d, f, true);
     wqkv_ = scratch(ctx, "wqkv_g1", 3 * d * d);
     w1_ = scratch(ctx, "w1_g2", f * d);
     launch_fold_gain(ctx.stream(), ctx.buffer("wqkv").as<const __nv_bfloat16>(), ctx.buffer("g1").as<const __nv_bfloat16>(),
@@ -115,7 +107,7 @@ class OptimizedTransformerBlock : public TransformerBlockBase {
     out_.prepare(dev, t, d, d);
     up_.prepare(dev, t, f, d);
     down_.prepare(dev, t, d, f);
-    flash_.prepare(q_, k_, v_, bh * ctx.param("seq"));
+    flash_.prepare(act_.q, act_.k, act_.v, bh * ctx.param("seq"));
   }
 
  private:
@@ -123,9 +115,8 @@ class OptimizedTransformerBlock : public TransformerBlockBase {
   ResidualGemm out_, down_;
   UpGemm up_;
   BlockFlash flash_;
-  float *rstd1_ = nullptr, *rstd2_ = nullptr;
-  __nv_bfloat16 *q_ = nullptr, *k_ = nullptr, *v_ = nullptr, *o_ = nullptr, *om_ = nullptr, *a_ = nullptr,
-                *h_ = nullptr, *wqkv_ = nullptr, *w1_ = nullptr;
+  block::FusedActivations act_;
+  __nv_bfloat16 *wqkv_ = nullptr, *w1_ = nullptr;
 };
 
 }  // namespace

@@ -409,18 +409,18 @@ class DeferredBlock : public TransformerBlockBase {
     auto* y = ctx.buffer("y").as<__nv_bfloat16>();
     // The first kernel waits for nothing of this call; with kPdl it is still launched plainly (it follows the
     // previous call's or the harness's work).
-    block::launch_row_rstd(st, x, t, di, rstd1_);
-    if constexpr (D(0)) qkv_d_.launch(st, x, w_.wqkv, DQkv{q_, k_, v_, rstd1_, seq, heads, di}, t, 3 * d, d);
-    else qkv_.launch(st, x, w_.wqkv, tb_rowstore::RowQkv{q_, k_, v_, rstd1_, seq, heads, di}, t, 3 * d, d);
-    flash_.launch(st, o_, seq, bh, softmax_scale());
-    if constexpr (!kHeadsA) launch_merge_heads(st, o_, t, seq, heads, om_);
-    if constexpr (D(1)) out_d_.launch(st, kHeadsA ? o_ : om_, w_.wo, DResidual{a_, x, di}, t, d, d);
-    else out_.launch(st, om_, w_.wo, tb_rowstore::RowResidualSumSq{a_, x, nullptr, di}, t, d, d);
-    launch_row_rstd<kPdl>(st, a_, t, di, rstd2_);
-    if constexpr (D(2)) up_d_.launch(st, a_, w_.w1, DGelu<kPolyGelu>{h_, rstd2_, fi}, t, f, d);
-    else up_.launch(st, a_, w_.w1, tb_rowstore::RowRstdGelu<false>{h_, rstd2_, fi, di}, t, f, d);
-    if constexpr (D(3)) down_d_.launch(st, h_, w_.w2, DResidual{y, a_, di}, t, d, f);
-    else down_.launch(st, h_, w_.w2, mlp_gemm::RowResidual{y, a_, di}, t, d, f);
+    block::launch_row_rstd(st, x, t, di, act_.rstd1);
+    if constexpr (D(0)) qkv_d_.launch(st, x, w_.wqkv, DQkv{act_.q, act_.k, act_.v, act_.rstd1, seq, heads, di}, t, 3 * d, d);
+    else qkv_.launch(st, x, w_.wqkv, tb_rowstore::RowQkv{act_.q, act_.k, act_.v, act_.rstd1, seq, heads, di}, t, 3 * d, d);
+    flash_.launch(st, act_.o, seq, bh, softmax_scale());
+    if constexpr (!kHeadsA) launch_merge_heads(st, act_.o, t, seq, heads, act_.om);
+    if constexpr (D(1)) out_d_.launch(st, kHeadsA ? act_.o : act_.om, w_.wo, DResidual{act_.a, x, di}, t, d, d);
+    else out_.launch(st, act_.om, w_.wo, tb_rowstore::RowResidualSumSq{act_.a, x, nullptr, di}, t, d, d);
+    launch_row_rstd<kPdl>(st, act_.a, t, di, act_.rstd2);
+    if constexpr (D(2)) up_d_.launch(st, act_.a, w_.w1, DGelu<kPolyGelu>{act_.h, act_.rstd2, fi}, t, f, d);
+    else up_.launch(st, act_.a, w_.w1, tb_rowstore::RowRstdGelu<false>{act_.h, act_.rstd2, fi, di}, t, f, d);
+    if constexpr (D(3)) down_d_.launch(st, act_.h, w_.w2, DResidual{y, act_.a, di}, t, d, f);
+    else down_.launch(st, act_.h, w_.w2, mlp_gemm::RowResidual{y, act_.a, di}, t, d, f);
   }
   std::string technique() const override {
     std::string s = "wgmma GEMMs with 16-byte-run fused epilogues (weights' rows permuted in setup), ";
@@ -436,15 +436,7 @@ class DeferredBlock : public TransformerBlockBase {
   void prepare(aisp::Context& ctx) override {
     const int64_t t = tokens(ctx), d = ctx.param("dim"), f = ctx.param("ffn");
     const int64_t bh = ctx.param("batch") * ctx.param("heads");
-    rstd1_ = scratch<float>(ctx, "rstd1", t);
-    rstd2_ = scratch<float>(ctx, "rstd2", t);
-    q_ = scratch(ctx, "q", t * d);
-    k_ = scratch(ctx, "k", t * d);
-    v_ = scratch(ctx, "v", t * d);
-    o_ = scratch(ctx, "o", t * d);
-    if (!kHeadsA) om_ = scratch(ctx, "o_merged", t * d);
-    a_ = scratch(ctx, "a", t * d);
-    h_ = scratch(ctx, "h", t * f);
+    act_ = block::alloc_fused_activations(ctx, t, d, f, !kHeadsA);
     w_ = tb_rowstore::prepare_permuted_weights(ctx, d, f);
     const aisp::DeviceInfo& dev = ctx.device();
     if constexpr (D(0)) qkv_d_.prepare(dev, t, 3 * d, d);
@@ -457,7 +449,7 @@ class DeferredBlock : public TransformerBlockBase {
     else up_.prepare(dev, t, f, d);
     if constexpr (D(3)) down_d_.prepare(dev, t, d, f);
     else down_.prepare(dev, t, d, f);
-    flash_.prepare(q_, k_, v_, bh * ctx.param("seq"));
+    flash_.prepare(act_.q, act_.k, act_.v, bh * ctx.param("seq"));
   }
 
  private:
@@ -470,8 +462,7 @@ class DeferredBlock : public TransformerBlockBase {
   DeferredGemm<DGelu<kPolyGelu>, kPdl> up_d_;
   DeferredGemm<DResidual, kPdl> down_d_;
   BlockFlash flash_;
-  float *rstd1_ = nullptr, *rstd2_ = nullptr;
-  __nv_bfloat16 *q_ = nullptr, *k_ = nullptr, *v_ = nullptr, *o_ = nullptr, *om_ = nullptr, *a_ = nullptr, *h_ = nullptr;
+  block::FusedActivations act_;
   tb_rowstore::PermutedWeights w_;
 };
 

@@ -170,15 +170,17 @@ class RowstoreBlock : public TransformerBlockBase {
     const int bh = static_cast<int>(ctx.param("batch")) * heads, di = static_cast<int>(d);
     cudaStream_t st = ctx.stream();
     const auto* x = ctx.buffer("x").as<const __nv_bfloat16>();
-    row_rstd_zero<<<static_cast<unsigned>((t * 32 + 255) / 256), 256, 0, st>>>(x, t, di, rstd1_, kFuseNorm2 ? ss2_ : nullptr);
+    row_rstd_zero<<<static_cast<unsigned>((t * 32 + 255) / 256), 256, 0, st>>>(x, t, di, act_.rstd1,
+                                                                               kFuseNorm2 ? ss2_ : nullptr);
     AISP_LAUNCH_CHECK();
-    qkv_.launch(st, x, w_.wqkv, RowQkv{q_, k_, v_, rstd1_, seq, heads, di}, t, 3 * d, d);
-    flash_.launch(st, o_, seq, bh, softmax_scale());
-    launch_merge_heads(st, o_, t, seq, heads, om_);
-    out_.launch(st, om_, w_.wo, RowResidualSumSq{a_, x, kFuseNorm2 ? ss2_ : nullptr, di}, t, d, d);
-    if constexpr (!kFuseNorm2) launch_row_rstd(st, a_, t, di, rstd2_);
-    up_.launch(st, a_, w_.w1, RowRstdGelu<kFuseNorm2>{h_, kFuseNorm2 ? ss2_ : rstd2_, static_cast<int>(f), di}, t, f, d);
-    down_.launch(st, h_, w_.w2, mlp_gemm::RowResidual{ctx.buffer("y").as<__nv_bfloat16>(), a_, di}, t, d, f);
+    qkv_.launch(st, x, w_.wqkv, RowQkv{act_.q, act_.k, act_.v, act_.rstd1, seq, heads, di}, t, 3 * d, d);
+    flash_.launch(st, act_.o, seq, bh, softmax_scale());
+    launch_merge_heads(st, act_.o, t, seq, heads, act_.om);
+    out_.launch(st, act_.om, w_.wo, RowResidualSumSq{act_.a, x, kFuseNorm2 ? ss2_ : nullptr, di}, t, d, d);
+    if constexpr (!kFuseNorm2) launch_row_rstd(st, act_.a, t, di, act_.rstd2);
+    up_.launch(st, act_.a, w_.w1, RowRstdGelu<kFuseNorm2>{act_.h, kFuseNorm2 ? ss2_ : act_.rstd2, static_cast<int>(f), di}, t,
+               f, d);
+    down_.launch(st, act_.h, w_.w2, mlp_gemm::RowResidual{ctx.buffer("y").as<__nv_bfloat16>(), act_.a, di}, t, d, f);
   }
   std::string technique() const override {
     return std::string("wgmma GEMMs with 16-byte-run fused epilogues (weights' rows permuted in setup)") +
@@ -191,23 +193,15 @@ class RowstoreBlock : public TransformerBlockBase {
   void prepare(aisp::Context& ctx) override {
     const int64_t t = tokens(ctx), d = ctx.param("dim"), f = ctx.param("ffn");
     const int64_t bh = ctx.param("batch") * ctx.param("heads");
-    rstd1_ = scratch<float>(ctx, "rstd1", t);
-    rstd2_ = scratch<float>(ctx, "rstd2", t);
+    act_ = block::alloc_fused_activations(ctx, t, d, f, true);
     ss2_ = scratch<float>(ctx, "sumsq2", t);
-    q_ = scratch(ctx, "q", t * d);
-    k_ = scratch(ctx, "k", t * d);
-    v_ = scratch(ctx, "v", t * d);
-    o_ = scratch(ctx, "o", t * d);
-    om_ = scratch(ctx, "o_merged", t * d);
-    a_ = scratch(ctx, "a", t * d);
-    h_ = scratch(ctx, "h", t * f);
     w_ = tb_rowstore::prepare_permuted_weights(ctx, d, f);
     const aisp::DeviceInfo& dev = ctx.device();
     qkv_.prepare(dev, t, 3 * d, d);
     out_.prepare(dev, t, d, d);
     up_.prepare(dev, t, f, d);
     down_.prepare(dev, t, d, f);
-    flash_.prepare(q_, k_, v_, bh * ctx.param("seq"));
+    flash_.prepare(act_.q, act_.k, act_.v, bh * ctx.param("seq"));
   }
 
  private:
@@ -216,8 +210,8 @@ class RowstoreBlock : public TransformerBlockBase {
   mlp_gemm::Gemm<kUpPingPong, 1, RowRstdGelu<kFuseNorm2>> up_;
   mlp_gemm::Gemm<false, 1, mlp_gemm::RowResidual> down_;
   BlockFlash flash_;
-  float *rstd1_ = nullptr, *rstd2_ = nullptr, *ss2_ = nullptr;
-  __nv_bfloat16 *q_ = nullptr, *k_ = nullptr, *v_ = nullptr, *o_ = nullptr, *om_ = nullptr, *a_ = nullptr, *h_ = nullptr;
+  block::FusedActivations act_;
+  float* ss2_ = nullptr;
   tb_rowstore::PermutedWeights w_;
 };
 
