@@ -245,7 +245,8 @@ TEST(InsightEvidence, StoredProfilesNewestPerVariant) {
   in::EvidenceSource src;
   src.db = db;
   auto p = in::load_profile_evidence(src, "ch07:transpose");
-  fs::remove(db);
+  // The evidence reader opens the store read-only, which cannot delete SQLite's WAL side files on close.
+  for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(db.string() + suffix);
   ASSERT_EQ(p.size(), 2u);
   EXPECT_EQ(p[0].variant, "baseline");
   EXPECT_EQ(p[0].citation.id, "profile " + std::to_string(new_base));
