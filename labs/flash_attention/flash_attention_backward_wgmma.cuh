@@ -141,6 +141,140 @@ constexpr int smem_bytes() {  // 1 KiB alignment slack + tiles (+ the dQ staging
 }
 static_assert(smem_bytes<Schedule::kTmaReduce>() <= 227 * 1024, "over the sm_90 shared memory limit");
 
+// The kernel's phases, one per function (all inlined into the kernel; the schedule is the kernel's).
+// The thread's place: warpgroup wg (its 64 keys), warp, and in the warp group g = lane / 4, t = lane % 4.
+struct Lane {
+  int wg, warp, g, t;
+};
+
+// D = X_w Y^T over the 128 head dims (8 k-steps of 16): X_w this warpgroup's 64 rows of K or V (two 64-column
+// boxes), Y a query tile (Q or dO, two 64-column boxes); D is written, not accumulated. One commit group.
+__device__ __forceinline__ void rows_times_query_tile(float (&d)[32], uint32_t x_rows, uint32_t y_tile) {
+#pragma unroll
+  for (int kk = 0; kk < kD / 16; ++kk) {
+    const uint32_t off = (kk / 4) * kKVHalf + (kk % 4) * 32, qoff = (kk / 4) * kQHalf + (kk % 4) * 32;
+    if (kk == 0) wgmma_ss64<0, true>(d, desc_k(x_rows + off), desc_k(y_tile + qoff));
+    else wgmma_ss64<0, false>(d, desc_k(x_rows + off), desc_k(y_tile + qoff));
+  }
+  wgmma_commit();
+}
+
+// P^T = exp(S^T scale - L) in place (columns 8n + 2t, +1 are queries; L from the stage), packed to bf16 A
+// fragments for dV += P^T dO.
+__device__ __forceinline__ void recompute_pt(float (&s)[32], const float* sl, int t, float scale_log2,
+                                             uint32_t (&p_frag)[4][4]) {
+#pragma unroll
+  for (int n = 0; n < 8; ++n) {
+    const float2 l = *reinterpret_cast<const float2*>(sl + 8 * n + 2 * t);
+    const float l0 = l.x * 1.4426950408889634f, l1 = l.y * 1.4426950408889634f;
+    s[4 * n + 0] = exp2_approx(fmaf(s[4 * n + 0], scale_log2, -l0));
+    s[4 * n + 1] = exp2_approx(fmaf(s[4 * n + 1], scale_log2, -l1));
+    s[4 * n + 2] = exp2_approx(fmaf(s[4 * n + 2], scale_log2, -l0));
+    s[4 * n + 3] = exp2_approx(fmaf(s[4 * n + 3], scale_log2, -l1));
+  }
+#pragma unroll
+  for (int kk = 0; kk < 4; ++kk)
+#pragma unroll
+    for (int q = 0; q < 4; ++q) p_frag[kk][q] = pack_bf16(s[8 * kk + 2 * q], s[8 * kk + 2 * q + 1]);
+}
+
+// dS^T = P^T (dP^T - D) in place in dp, packed to bf16 A fragments, and written to shared memory for dQ: rows
+// (keys) of 64 queries = 128 B, 16-byte chunk n of row r at chunk n ^ (r % 8) (the TMA swizzle).
+__device__ __forceinline__ void compute_and_store_dst(float (&dp)[32], const float (&s)[32], const float* sd, int t,
+                                                      int key_row, uint32_t sds, uint32_t (&ds_frag)[4][4]) {
+#pragma unroll
+  for (int n = 0; n < 8; ++n) {
+    const float2 d = *reinterpret_cast<const float2*>(sd + 8 * n + 2 * t);
+    dp[4 * n + 0] = s[4 * n + 0] * (dp[4 * n + 0] - d.x);
+    dp[4 * n + 1] = s[4 * n + 1] * (dp[4 * n + 1] - d.y);
+    dp[4 * n + 2] = s[4 * n + 2] * (dp[4 * n + 2] - d.x);
+    dp[4 * n + 3] = s[4 * n + 3] * (dp[4 * n + 3] - d.y);
+  }
+#pragma unroll
+  for (int kk = 0; kk < 4; ++kk)
+#pragma unroll
+    for (int q = 0; q < 4; ++q) ds_frag[kk][q] = pack_bf16(dp[8 * kk + 2 * q], dp[8 * kk + 2 * q + 1]);
+#pragma unroll
+  for (int n = 0; n < 8; ++n)
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      const int row = key_row + 8 * r;
+      asm volatile("st.shared.u32 [%0], %1;\n" ::"r"(sds + row * 128 + ((n ^ (row & 7)) << 4) + 4 * t),
+                   "r"(ds_frag[n / 2][(n & 1) * 2 + r])
+                   : "memory");
+    }
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // generic stores -> wgmma (async proxy)
+}
+
+// dQ_w = dS K[:, w half]: both operands MN-major, 16 keys = 2 KiB per k-step. One commit group.
+__device__ __forceinline__ void issue_dq(float (&dq_acc)[32], uint32_t sds, uint32_t k_cols) {
+#pragma unroll
+  for (int kk = 0; kk < kBc / 16; ++kk) {
+    const uint64_t da = desc_mn(sds + kk * 2048, kDsBytes), db = desc_mn(k_cols + kk * 2048, kKVHalf);
+    if (kk == 0) wgmma_ss64<1, true>(dq_acc, da, db);
+    else wgmma_ss64<1, false>(dq_acc, da, db);
+  }
+  wgmma_commit();
+}
+
+// dQ[tile rows, this warpgroup's 64 columns] += factor * v, by fp32 vector atomics.
+__device__ __forceinline__ void add_dq(float* dq, const float (&v)[32], int64_t tile_row0, Lane l, float factor) {
+  float* row = dq + (tile_row0 + l.warp * 16 + l.g) * kD + l.wg * 64 + 2 * l.t;
+#pragma unroll
+  for (int n = 0; n < 8; ++n)
+#pragma unroll
+    for (int r = 0; r < 2; ++r)
+      atomicAdd(reinterpret_cast<float2*>(row + 8 * r * kD + 8 * n),
+                make_float2(v[4 * n + 2 * r] * factor, v[4 * n + 2 * r + 1] * factor));
+}
+
+// kTmaReduce, FA3's dQ path: the scaled dQ tile staged in shared memory (fp32, swizzled), then added to global
+// dQ with two TMA reduce-adds by one thread per warpgroup, asynchronously. Row r, column 8n + 2t of this
+// warpgroup's 64: box n / 4, 16-byte chunk 2 (n % 4) + t / 2 at chunk ^ (r % 8), 8 bytes in. One store
+// instruction covers 8 rows x 2 chunks: all 32 banks twice.
+__device__ __forceinline__ void stage_dq(const float (&dq_acc)[32], float scale, uint32_t base, Lane l) {
+  const uint32_t stg = base + kOffDqs + l.wg * 2 * kDqBoxBytes;
+#pragma unroll
+  for (int n = 0; n < 8; ++n)
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      const int row = l.warp * 16 + l.g + 8 * r, chunk = 2 * (n % 4) + l.t / 2;
+      asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(stg + (n / 4) * kDqBoxBytes + row * 128 +
+                                                              ((chunk ^ (row & 7)) << 4) + 8 * (l.t & 1)),
+                   "f"(dq_acc[4 * n + 2 * r] * scale), "f"(dq_acc[4 * n + 2 * r + 1] * scale)
+                   : "memory");
+    }
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // generic stores -> TMA (async proxy)
+  named_bar_sync(2 + l.wg, 128);
+}
+__device__ __forceinline__ void reduce_staged_dq(uint32_t base, int wg, const CUtensorMap* dq_map, int y) {
+  const uint32_t stg = base + kOffDqs + wg * 2 * kDqBoxBytes;
+#pragma unroll
+  for (int b = 0; b < 2; ++b)
+    asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%1, %2}], [%3];\n" ::"l"(
+                     reinterpret_cast<uint64_t>(dq_map)),
+                 "r"(wg * 64 + 32 * b), "r"(y), "r"(stg + b * kDqBoxBytes)
+                 : "memory");
+  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
+
+// dK (times scale) and dV of this thread's keys key_row (+8), columns 8n + 2t, to global memory.
+__device__ __forceinline__ void store_dk_dv(float* dk, float* dv, const float (&dk_acc)[64], const float (&dv_acc)[64],
+                                            int64_t key0, int t, float scale) {
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    const int64_t row = key0 + 8 * r;
+    float* dk_row = dk + row * kD + 2 * t;
+    float* dv_row = dv + row * kD + 2 * t;
+#pragma unroll
+    for (int n = 0; n < 16; ++n) {
+      *reinterpret_cast<float2*>(dk_row + 8 * n) =
+          make_float2(dk_acc[4 * n + 2 * r] * scale, dk_acc[4 * n + 2 * r + 1] * scale);
+      *reinterpret_cast<float2*>(dv_row + 8 * n) = make_float2(dv_acc[4 * n + 2 * r], dv_acc[4 * n + 2 * r + 1]);
+    }
+  }
+}
+
 template <Schedule kSchedule>
 __global__ void __launch_bounds__(kThreads, 1)
     flash_bwd_wgmma_kernel(const __grid_constant__ Maps maps, const float* __restrict__ lse, const float* __restrict__ dvec,
@@ -182,14 +316,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   for (int i = 0; i < 32; ++i) s[i] = dp[i] = dq_acc[i] = 0.0f;
   uint32_t p_frag[4][4], ds_frag[4][4];  // P^T, dS^T in bf16: A fragments of the 4 query k-steps
 
-  auto add_dq = [&](const float(&v)[32], int tile, float factor) {  // dQ[tile rows, 64 wg ..] += factor * v
-    float* row = dq + (static_cast<int64_t>(row0) + tile * kBr + warp * 16 + g) * kD + wg * 64 + 2 * t;
-#pragma unroll
-    for (int n = 0; n < 8; ++n)
-#pragma unroll
-      for (int r = 0; r < 2; ++r)
-        atomicAdd(reinterpret_cast<float2*>(row + 8 * r * kD + 8 * n),
-                  make_float2(v[4 * n + 2 * r] * factor, v[4 * n + 2 * r + 1] * factor));
+  const Lane ln{wg, warp, g, t};
+  auto add_dq_tile = [&](const float(&v)[32], int tile, float factor) {
+    add_dq(dq, v, static_cast<int64_t>(row0) + tile * kBr, ln, factor);
   };
 
   mbar_wait(kv_full, 0);
@@ -202,38 +331,14 @@ __global__ void __launch_bounds__(kThreads, 1)
     mbar_wait(kv_full + 8 + 8 * st, (i / kStages) & 1);
 
     wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < kD / 16; ++kk) {  // S^T = K_w Q^T
-      const uint32_t off = (kk / 4) * kKVHalf + (kk % 4) * 32, qoff = (kk / 4) * kQHalf + (kk % 4) * 32;
-      if (kk == 0) wgmma_ss64<0, true>(s, desc_k(k_rows + off), desc_k(sq + qoff));
-      else wgmma_ss64<0, false>(s, desc_k(k_rows + off), desc_k(sq + qoff));
-    }
-    wgmma_commit();
-#pragma unroll
-    for (int kk = 0; kk < kD / 16; ++kk) {  // dP^T = V_w dO^T
-      const uint32_t off = (kk / 4) * kKVHalf + (kk % 4) * 32, qoff = (kk / 4) * kQHalf + (kk % 4) * 32;
-      if (kk == 0) wgmma_ss64<0, true>(dp, desc_k(v_rows + off), desc_k(sdo + qoff));
-      else wgmma_ss64<0, false>(dp, desc_k(v_rows + off), desc_k(sdo + qoff));
-    }
-    wgmma_commit();
+    rows_times_query_tile(s, k_rows, sq);    // S^T = K_w Q^T
+    rows_times_query_tile(dp, v_rows, sdo);  // dP^T = V_w dO^T
     if constexpr (kSchedule == Schedule::kDeferred) {
-      if (i > 0) add_dq(dq_send, i - 1, 1.0f);  // tile i - 1's dQ goes out under S^T, dP^T
+      if (i > 0) add_dq_tile(dq_send, i - 1, 1.0f);  // tile i - 1's dQ goes out under S^T, dP^T
     }
     wgmma_wait<1>();  // S^T
     keep(s);
-#pragma unroll
-    for (int n = 0; n < 8; ++n) {  // P^T: columns 8n + 2t, +1 are queries
-      const float2 l = *reinterpret_cast<const float2*>(sl + 8 * n + 2 * t);
-      const float l0 = l.x * 1.4426950408889634f, l1 = l.y * 1.4426950408889634f;
-      s[4 * n + 0] = exp2_approx(fmaf(s[4 * n + 0], scale_log2, -l0));
-      s[4 * n + 1] = exp2_approx(fmaf(s[4 * n + 1], scale_log2, -l1));
-      s[4 * n + 2] = exp2_approx(fmaf(s[4 * n + 2], scale_log2, -l0));
-      s[4 * n + 3] = exp2_approx(fmaf(s[4 * n + 3], scale_log2, -l1));
-    }
-#pragma unroll
-    for (int kk = 0; kk < 4; ++kk)
-#pragma unroll
-      for (int q = 0; q < 4; ++q) p_frag[kk][q] = pack_bf16(s[8 * kk + 2 * q], s[8 * kk + 2 * q + 1]);
+    recompute_pt(s, sl, t, scale_log2, p_frag);
     wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < kBr / 16; ++kk)  // dV += P^T dO (dO MN-major: 16 queries = 2 KiB per k-step)
@@ -241,29 +346,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     wgmma_commit();
     wgmma_wait<1>();  // dP^T (dV may still run)
     keep(dp);
-#pragma unroll
-    for (int n = 0; n < 8; ++n) {
-      const float2 d = *reinterpret_cast<const float2*>(sd + 8 * n + 2 * t);
-      dp[4 * n + 0] = s[4 * n + 0] * (dp[4 * n + 0] - d.x);
-      dp[4 * n + 1] = s[4 * n + 1] * (dp[4 * n + 1] - d.y);
-      dp[4 * n + 2] = s[4 * n + 2] * (dp[4 * n + 2] - d.x);
-      dp[4 * n + 3] = s[4 * n + 3] * (dp[4 * n + 3] - d.y);
-    }
-#pragma unroll
-    for (int kk = 0; kk < 4; ++kk)
-#pragma unroll
-      for (int q = 0; q < 4; ++q) ds_frag[kk][q] = pack_bf16(dp[8 * kk + 2 * q], dp[8 * kk + 2 * q + 1]);
-        // dS^T rows (keys) of 64 queries = 128 B: 16-byte chunk n of row r at chunk n ^ (r % 8) (the TMA swizzle).
-#pragma unroll
-    for (int n = 0; n < 8; ++n)
-#pragma unroll
-      for (int r = 0; r < 2; ++r) {
-        const int row = key_row + 8 * r;
-        asm volatile("st.shared.u32 [%0], %1;\n" ::"r"(sds + row * 128 + ((n ^ (row & 7)) << 4) + 4 * t),
-                     "r"(ds_frag[n / 2][(n & 1) * 2 + r])
-                     : "memory");
-      }
-    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // generic stores -> wgmma (async proxy)
+    compute_and_store_dst(dp, s, sd, t, key_row, sds, ds_frag);
     auto issue_dk = [&]() {
 #pragma unroll
       for (int kk = 0; kk < kBr / 16; ++kk)  // dK += dS^T Q
@@ -280,43 +363,14 @@ __global__ void __launch_bounds__(kThreads, 1)
     named_bar_sync(1, kThreads);  // both warpgroups' dS^T are in shared memory; tile i - 1 fully retired
     if (threadIdx.x == 0 && i + 2 < tiles) load_query_tile(base, (i + 2) % kStages, i + 2, row0, maps, lse, dvec);
     wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < kBc / 16; ++kk) {  // dQ_w = dS K[:, w half]: both MN-major, 16 keys = 2 KiB per k-step
-      const uint64_t da = desc_mn(sds + kk * 2048, kDsBytes), db = desc_mn(k_cols + kk * 2048, kKVHalf);
-      if (kk == 0) wgmma_ss64<1, true>(dq_acc, da, db);
-      else wgmma_ss64<1, false>(dq_acc, da, db);
-    }
-    wgmma_commit();
+    issue_dq(dq_acc, sds, k_cols);
     if constexpr (kSchedule != Schedule::kDqFirst) {
       wgmma_wait<0>();
       keep(dq_acc), keep(dk_acc), keep(dv_acc), keep(p_frag), keep(ds_frag);
-      if constexpr (kSchedule == Schedule::kInOrder) add_dq(dq_acc, i, scale);
+      if constexpr (kSchedule == Schedule::kInOrder) add_dq_tile(dq_acc, i, scale);
       if constexpr (kSchedule == Schedule::kTmaReduce) {
-        // Row r, column 8n + 2t of this warpgroup's 64: box n / 4, 16-byte chunk 2 (n % 4) + t / 2 at
-        // chunk ^ (r % 8), 8 bytes in. One store instruction covers 8 rows x 2 chunks: all 32 banks twice.
-        const uint32_t stg = base + kOffDqs + wg * 2 * kDqBoxBytes;
-#pragma unroll
-        for (int n = 0; n < 8; ++n)
-#pragma unroll
-          for (int r = 0; r < 2; ++r) {
-            const int row = warp * 16 + g + 8 * r, chunk = 2 * (n % 4) + t / 2;
-            asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(stg + (n / 4) * kDqBoxBytes + row * 128 +
-                                                                    ((chunk ^ (row & 7)) << 4) + 8 * (t & 1)),
-                         "f"(dq_acc[4 * n + 2 * r] * scale), "f"(dq_acc[4 * n + 2 * r + 1] * scale)
-                         : "memory");
-          }
-        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // generic stores -> TMA (async proxy)
-        named_bar_sync(2 + wg, 128);
-        if (threadIdx.x % 128 == 0) {
-          const int y = row0 + i * kBr;
-#pragma unroll
-          for (int b = 0; b < 2; ++b)
-            asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%1, %2}], [%3];\n" ::"l"(
-                             reinterpret_cast<uint64_t>(&maps.dq)),
-                         "r"(wg * 64 + 32 * b), "r"(y), "r"(stg + b * kDqBoxBytes)
-                         : "memory");
-          asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
-        }
+        stage_dq(dq_acc, scale, base, ln);
+        if (threadIdx.x % 128 == 0) reduce_staged_dq(base, ln.wg, &maps.dq, row0 + i * kBr);
       }
       if constexpr (kSchedule == Schedule::kDeferred) {
         // Scaled into other registers here: ptxas does not carry "this wgmma has retired" across the loop's
@@ -328,28 +382,17 @@ __global__ void __launch_bounds__(kThreads, 1)
       issue_dk();
       wgmma_wait<1>();  // dQ (and dV) retired, dK may run: the atomics go out under dK
       keep(dq_acc);
-      add_dq(dq_acc, i, scale);
+      add_dq_tile(dq_acc, i, scale);
       wgmma_wait<0>();
       keep(dk_acc), keep(dv_acc), keep(p_frag), keep(ds_frag);
     }
   }
-  if constexpr (kSchedule == Schedule::kDeferred) add_dq(dq_send, tiles - 1, 1.0f);
+  if constexpr (kSchedule == Schedule::kDeferred) add_dq_tile(dq_send, tiles - 1, 1.0f);
   if constexpr (kSchedule == Schedule::kTmaReduce) {  // the staging must outlive the last reduce's reads
     if (threadIdx.x % 128 == 0) asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
   }
 
-#pragma unroll
-  for (int r = 0; r < 2; ++r) {  // dK (times scale), dV: this thread's keys key_row (+8), columns 8n + 2t
-    const int64_t row = static_cast<int64_t>(row0) + k0 + key_row + 8 * r;
-    float* dk_row = dk + row * kD + 2 * t;
-    float* dv_row = dv + row * kD + 2 * t;
-#pragma unroll
-    for (int n = 0; n < 16; ++n) {
-      *reinterpret_cast<float2*>(dk_row + 8 * n) =
-          make_float2(dk_acc[4 * n + 2 * r] * scale, dk_acc[4 * n + 2 * r + 1] * scale);
-      *reinterpret_cast<float2*>(dv_row + 8 * n) = make_float2(dv_acc[4 * n + 2 * r], dv_acc[4 * n + 2 * r + 1]);
-    }
-  }
+  store_dk_dv(dk, dv, dk_acc, dv_acc, static_cast<int64_t>(row0) + k0 + key_row, t, scale);
 }
 
 template <Schedule kSchedule>
