@@ -151,6 +151,145 @@ __device__ __forceinline__ uint32_t pack_bf16(float lo, float hi) {
   return *reinterpret_cast<const uint32_t*>(&v);
 }
 
+// The kernel's phases that stand alone (inlined; the schedule and the consumers' loop stay in the kernel).
+
+// The producer: one thread loads Q once, then K_j and V_j of every key tile j into the stage ring, each
+// stage refilled once both consumers released it.
+__device__ __forceinline__ void produce_qkv(uint32_t base, const CUtensorMap* q_map, const CUtensorMap* k_map,
+                                            const CUtensorMap* v_map, int row0, int q0, int tiles) {
+  const uint32_t q_full = base + kBarOff, k_full = q_full + 8, v_full = k_full + 16;
+  const uint32_t k_empty = v_full + 16, v_empty = k_empty + 16;
+  mbar_expect_tx(q_full, kTileBytes);
+  tma_load(base + kQOff, q_map, 0, row0 + q0, q_full);
+  tma_load(base + kQOff + kHalfBytes, q_map, 64, row0 + q0, q_full);
+  for (int j = 0; j < tiles; ++j) {
+    const int s = j % kStages;
+    const uint32_t kd = base + kKOff + s * kTileBytes, vd = base + kVOff + s * kTileBytes;
+    const unsigned empty_parity = ((j / kStages) - 1) & 1;  // the previous use of stage s
+    if (j >= kStages) mbar_wait(k_empty + 8 * s, empty_parity);
+    mbar_expect_tx(k_full + 8 * s, kTileBytes);
+    tma_load(kd, k_map, 0, row0 + j * kBc, k_full + 8 * s);
+    tma_load(kd + kHalfBytes, k_map, 64, row0 + j * kBc, k_full + 8 * s);
+    if (j >= kStages) mbar_wait(v_empty + 8 * s, empty_parity);
+    mbar_expect_tx(v_full + 8 * s, kTileBytes);
+    tma_load(vd, v_map, 0, row0 + j * kBc, v_full + 8 * s);
+    tma_load(vd + kHalfBytes, v_map, 64, row0 + j * kBc, v_full + 8 * s);
+  }
+}
+
+// One key tile's online softmax: S -> unnormalized probabilities in place (base 2), the running max and sum of
+// rows g and g + 8 updated, alpha = the rescale of O. Causal: on the diagonal tile keys after the
+// query get -inf: tile j of `tiles` (the last one is the diagonal), q0 the block's first query; this thread's
+// row g of warp `warp` of consumer cw.
+template <bool kCausal>
+__device__ __forceinline__ void online_softmax(float (&s)[64], float (&row_max)[2], float (&row_sum)[2], float (&alpha)[2],
+                                               int j, int tiles, int q0, int cw, int warp, int g, int t, float scale_log2) {
+  if (kCausal && j == tiles - 1) {
+#pragma unroll
+    for (int i = 0; i < 64; ++i) {
+      const int key = j * kBc + 8 * (i / 4) + 2 * t + (i & 1);
+      const int query = q0 + cw * 64 + warp * 16 + g + 8 * ((i / 2) & 1);
+      if (key > query) s[i] = -INFINITY;
+    }
+  }
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {  // rows g (r = 0) and g + 8 (r = 1)
+    float mx = -INFINITY;
+#pragma unroll
+    for (int i = 0; i < 16; ++i) mx = fmaxf(mx, fmaxf(s[4 * i + 2 * r], s[4 * i + 2 * r + 1]));
+    mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
+    mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+    const float m_new = fmaxf(row_max[r], mx * scale_log2);
+    const float m_use = m_new == -INFINITY ? 0.0f : m_new;
+    alpha[r] = exp2_approx(row_max[r] - m_use);
+    row_max[r] = m_new;
+    float sum = 0.0f;
+#pragma unroll
+    for (int i = 0; i < 16; ++i) {
+      s[4 * i + 2 * r] = exp2_approx(fmaf(s[4 * i + 2 * r], scale_log2, -m_use));
+      s[4 * i + 2 * r + 1] = exp2_approx(fmaf(s[4 * i + 2 * r + 1], scale_log2, -m_use));
+      sum += s[4 * i + 2 * r] + s[4 * i + 2 * r + 1];
+    }
+    row_sum[r] = row_sum[r] * alpha[r] + sum;
+  }
+}
+
+// Thread 0: the Q barrier, then a full and an empty barrier per stage for K and for V ("empty": both
+// consumers are done with stage s), made visible to the TMA unit.
+__device__ __forceinline__ void init_barriers(uint32_t base) {
+  const uint32_t q_full = base + kBarOff, k_full = q_full + 8, v_full = k_full + 16;
+  const uint32_t k_empty = v_full + 16, v_empty = k_empty + 16;
+  mbar_init(q_full, 1);
+  for (int s = 0; s < kStages; ++s) {
+    mbar_init(k_full + 8 * s, 1);
+    mbar_init(v_full + 8 * s, 1);
+    mbar_init(k_empty + 8 * s, kConsumers * 128);
+    mbar_init(v_empty + 8 * s, kConsumers * 128);
+  }
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+}
+
+// S = Q_w K_j^T once K_j has landed: this consumer's 64 query rows against the tile's 128 keys, asynchronously.
+__device__ __forceinline__ void issue_q_kt(float (&s)[64], uint32_t base, uint32_t q_rows, uint32_t k_full, int j) {
+  const int st = j % kStages;
+  const uint32_t kt = base + kKOff + st * kTileBytes;
+  mbar_wait(k_full + 8 * st, (j / kStages) & 1);
+  wgmma_fence();
+#pragma unroll
+  for (int kk = 0; kk < kD / 16; ++kk) {
+    const uint32_t off = (kk / 4) * kHalfBytes + (kk % 4) * 32;
+    wgmma_ss(s, desc_k_major(q_rows + off), desc_k_major(kt + off), kk > 0 ? 1 : 0);
+  }
+  wgmma_commit();
+}
+
+// O += P V_j once V_j has landed (P from registers), asynchronously.
+__device__ __forceinline__ void issue_p_v(float (&acc)[64], const uint32_t (&p)[8][4], uint32_t base, uint32_t v_full, int j) {
+  const int st = j % kStages;
+  const uint32_t vt = base + kVOff + st * kTileBytes;
+  mbar_wait(v_full + 8 * st, (j / kStages) & 1);
+  wgmma_fence();
+#pragma unroll
+  for (int kk = 0; kk < kBc / 16; ++kk) wgmma_rs_bt(acc, p[kk], desc_mn_major(vt + kk * 16 * 128));
+  wgmma_commit();
+}
+
+// O *= alpha per row (the running max moved), and P (S after the softmax) packed to bf16 A fragments.
+__device__ __forceinline__ void rescale_o_pack_p(float (&acc)[64], const float (&alpha)[2], const float (&s)[64],
+                                                 uint32_t (&p)[8][4]) {
+#pragma unroll
+  for (int i = 0; i < 64; ++i) acc[i] *= alpha[(i / 2) & 1];
+#pragma unroll
+  for (int kk = 0; kk < 8; ++kk)
+#pragma unroll
+    for (int q = 0; q < 4; ++q) p[kk][q] = pack_bf16(s[8 * kk + 2 * q], s[8 * kk + 2 * q + 1]);
+}
+
+// After a P V wait: O and the P fragments it read are settled in registers here (not read across the wait).
+__device__ __forceinline__ void settle_pv(float (&acc)[64], uint32_t (&p)[8][4]) {
+  fence_regs(acc);
+#pragma unroll
+  for (int kk = 0; kk < 8; ++kk)
+#pragma unroll
+    for (int q = 0; q < 4; ++q) asm volatile("" : "+r"(p[kk][q])::"memory");
+}
+
+// O = acc / row sum, rows g and g + 8 of this thread's warp, columns 8i + 2t, stored as bf16.
+__device__ __forceinline__ void store_normalized_o(const float (&acc)[64], const float (&row_sum)[2], __nv_bfloat16* o,
+                                                   int64_t first_row, int g, int t) {
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    float l = row_sum[r];
+    l += __shfl_xor_sync(0xffffffffu, l, 1);
+    l += __shfl_xor_sync(0xffffffffu, l, 2);
+    const float inv = 1.0f / l;
+    __nv_bfloat16* out = o + (first_row + g + 8 * r) * kD + 2 * t;
+#pragma unroll
+    for (int i = 0; i < 16; ++i)
+      *reinterpret_cast<uint32_t*>(out + 8 * i) = pack_bf16(acc[4 * i + 2 * r] * inv, acc[4 * i + 2 * r + 1] * inv);
+  }
+}
+
 template <bool kCausal, bool kOverlap, bool kPingPong, bool kSplitRelease, bool kSetmaxnreg = true>
 __global__ void __launch_bounds__(kThreads, 1)
 flash_fwd_wgmma_kernel(const __grid_constant__ CUtensorMap q_map, const __grid_constant__ CUtensorMap k_map,
@@ -169,39 +308,13 @@ flash_fwd_wgmma_kernel(const __grid_constant__ CUtensorMap q_map, const __grid_c
   const int row0 = static_cast<int>(blockIdx.y) * seq;  // this head's first row in the [B*H*seq][128] view
   const int tiles = kCausal ? qblock + 1 : seq / kBc;    // kBr == kBc: the diagonal tile is the last one
 
-  if (threadIdx.x == 0) {
-    mbar_init(q_full, 1);
-    for (int s = 0; s < kStages; ++s) {
-      mbar_init(k_full + 8 * s, 1);
-      mbar_init(v_full + 8 * s, 1);
-      mbar_init(k_empty + 8 * s, kConsumers * 128);
-      mbar_init(v_empty + 8 * s, kConsumers * 128);
-    }
-    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");  // visible to the TMA unit
-  }
+  if (threadIdx.x == 0) init_barriers(base);
   __syncthreads();
 
   const int wg = threadIdx.x / 128;
   if (wg == 0) {  // producer warpgroup: gives its registers to the consumers, one thread issues every load
     if constexpr (kSetmaxnreg) asm volatile("setmaxnreg.dec.sync.aligned.u32 24;\n");
-    if (threadIdx.x == 0) {
-      mbar_expect_tx(q_full, kTileBytes);
-      tma_load(base + kQOff, &q_map, 0, row0 + q0, q_full);
-      tma_load(base + kQOff + kHalfBytes, &q_map, 64, row0 + q0, q_full);
-      for (int j = 0; j < tiles; ++j) {
-        const int s = j % kStages;
-        const uint32_t kd = base + kKOff + s * kTileBytes, vd = base + kVOff + s * kTileBytes;
-        const unsigned empty_parity = ((j / kStages) - 1) & 1;  // the previous use of stage s
-        if (j >= kStages) mbar_wait(k_empty + 8 * s, empty_parity);
-        mbar_expect_tx(k_full + 8 * s, kTileBytes);
-        tma_load(kd, &k_map, 0, row0 + j * kBc, k_full + 8 * s);
-        tma_load(kd + kHalfBytes, &k_map, 64, row0 + j * kBc, k_full + 8 * s);
-        if (j >= kStages) mbar_wait(v_empty + 8 * s, empty_parity);
-        mbar_expect_tx(v_full + 8 * s, kTileBytes);
-        tma_load(vd, &v_map, 0, row0 + j * kBc, v_full + 8 * s);
-        tma_load(vd + kHalfBytes, &v_map, 64, row0 + j * kBc, v_full + 8 * s);
-      }
-    }
+    if (threadIdx.x == 0) produce_qkv(base, &q_map, &k_map, &v_map, row0, q0, tiles);
     return;
   }
 
@@ -214,76 +327,14 @@ flash_fwd_wgmma_kernel(const __grid_constant__ CUtensorMap q_map, const __grid_c
 #pragma unroll
   for (int i = 0; i < 64; ++i) acc[i] = s[i] = 0.0f;
   float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.0f, 0.0f};  // rows g and g + 8 (log2 units)
-
+  float alpha[2];                                                        // the rescale of O by the last softmax
   uint32_t p[8][4];  // P in bf16: the A-register fragments of the 8 key steps of 16
-
-  auto issue_qk = [&](int j) {  // S = Q K_j^T, asynchronously
-    const int st = j % kStages;
-    const uint32_t kt = base + kKOff + st * kTileBytes;
-    mbar_wait(k_full + 8 * st, (j / kStages) & 1);
-    wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < kD / 16; ++kk) {
-      const uint32_t off = (kk / 4) * kHalfBytes + (kk % 4) * 32;
-      wgmma_ss(s, desc_k_major(q_rows + off), desc_k_major(kt + off), kk > 0 ? 1 : 0);
-    }
-    wgmma_commit();
-  };
-  auto issue_pv = [&](int j) {  // O += P V_j, asynchronously
-    const int st = j % kStages;
-    const uint32_t vt = base + kVOff + st * kTileBytes;
-    mbar_wait(v_full + 8 * st, (j / kStages) & 1);
-    wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < kBc / 16; ++kk) wgmma_rs_bt(acc, p[kk], desc_mn_major(vt + kk * 16 * 128));
-    wgmma_commit();
-  };
-  float alpha[2];
-  // S -> unnormalized probabilities in place (base 2), running max/sum updated, alpha = the rescale of O.
-  auto softmax = [&](int j) {
-    if (kCausal && j == tiles - 1) {  // the diagonal tile: keys after the query get -inf
-#pragma unroll
-      for (int i = 0; i < 64; ++i) {
-        const int key = j * kBc + 8 * (i / 4) + 2 * t + (i & 1);
-        const int query = q0 + cw * 64 + warp * 16 + g + 8 * ((i / 2) & 1);
-        if (key > query) s[i] = -INFINITY;
-      }
-    }
-#pragma unroll
-    for (int r = 0; r < 2; ++r) {  // rows g (r = 0) and g + 8 (r = 1)
-      float mx = -INFINITY;
-#pragma unroll
-      for (int i = 0; i < 16; ++i) mx = fmaxf(mx, fmaxf(s[4 * i + 2 * r], s[4 * i + 2 * r + 1]));
-      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
-      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-      const float m_new = fmaxf(row_max[r], mx * scale_log2);
-      const float m_use = m_new == -INFINITY ? 0.0f : m_new;
-      alpha[r] = exp2_approx(row_max[r] - m_use);
-      row_max[r] = m_new;
-      float sum = 0.0f;
-#pragma unroll
-      for (int i = 0; i < 16; ++i) {
-        s[4 * i + 2 * r] = exp2_approx(fmaf(s[4 * i + 2 * r], scale_log2, -m_use));
-        s[4 * i + 2 * r + 1] = exp2_approx(fmaf(s[4 * i + 2 * r + 1], scale_log2, -m_use));
-        sum += s[4 * i + 2 * r] + s[4 * i + 2 * r + 1];
-      }
-      row_sum[r] = row_sum[r] * alpha[r] + sum;
-    }
-  };
-  auto rescale_and_pack = [&]() {  // only once the previous P V has completed
-#pragma unroll
-    for (int i = 0; i < 64; ++i) acc[i] *= alpha[(i / 2) & 1];
-#pragma unroll
-    for (int kk = 0; kk < 8; ++kk)
-#pragma unroll
-      for (int q = 0; q < 4; ++q) p[kk][q] = pack_bf16(s[8 * kk + 2 * q], s[8 * kk + 2 * q + 1]);
-  };
+  auto issue_qk = [&](int j) { issue_q_kt(s, base, q_rows, k_full, j); };  // S = Q K_j^T, asynchronously
+  auto issue_pv = [&](int j) { issue_p_v(acc, p, base, v_full, j); };      // O += P V_j, asynchronously
+  auto softmax = [&](int j) { online_softmax<kCausal>(s, row_max, row_sum, alpha, j, tiles, q0, cw, warp, g, t, scale_log2); };
+  auto rescale_and_pack = [&]() { rescale_o_pack_p(acc, alpha, s, p); };  // once the previous P V completed
   auto pv_done = [&](int j) {  // the P V of tile j has completed: registers settled, stage j released
-    fence_regs(acc);
-#pragma unroll
-    for (int kk = 0; kk < 8; ++kk)
-#pragma unroll
-      for (int q = 0; q < 4; ++q) asm volatile("" : "+r"(p[kk][q])::"memory");
+    settle_pv(acc, p);
     if (!kSplitRelease) mbar_arrive(k_empty + 8 * (j % kStages));
     mbar_arrive(v_empty + 8 * (j % kStages));
   };
@@ -357,18 +408,7 @@ flash_fwd_wgmma_kernel(const __grid_constant__ CUtensorMap q_map, const __grid_c
     pv_done(tiles - 1);
   }
 
-#pragma unroll
-  for (int r = 0; r < 2; ++r) {
-    float l = row_sum[r];
-    l += __shfl_xor_sync(0xffffffffu, l, 1);
-    l += __shfl_xor_sync(0xffffffffu, l, 2);
-    const float inv = 1.0f / l;
-    __nv_bfloat16* out =
-        o + (static_cast<int64_t>(row0) + q0 + cw * 64 + warp * 16 + g + 8 * r) * kD + 2 * t;
-#pragma unroll
-    for (int i = 0; i < 16; ++i)
-      *reinterpret_cast<uint32_t*>(out + 8 * i) = pack_bf16(acc[4 * i + 2 * r] * inv, acc[4 * i + 2 * r + 1] * inv);
-  }
+  store_normalized_o(acc, row_sum, o, static_cast<int64_t>(row0) + q0 + cw * 64 + warp * 16, g, t);
 }
 
 template <bool kCausal, bool kOverlap, bool kPingPong, bool kSplitRelease, bool kSetmaxnreg = true>
