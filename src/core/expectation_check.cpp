@@ -222,7 +222,7 @@ ExpectationCheckReport check_expectations(std::vector<TargetResult>& results, co
         row.action = s == ExpectationStatus::not_comparable ? "-"
                      : expected ? "kept"
                                 : "not recorded (no --update-expectations)";
-      } else if (!may_write_expectation(s, o.accept_regressions) && !row.comparison.workload_changed) {
+      } else if (!may_write_expectation(row.comparison, o.accept_regressions)) {
         row.action = s == ExpectationStatus::regression ? "kept: regression (--accept-regressions to replace)"
                                                         : "kept: not comparable";
       } else {

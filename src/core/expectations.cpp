@@ -364,6 +364,10 @@ ExpectationComparison compare_expectation(const TargetResult& t, const Expectati
   return c;
 }
 
+bool may_write_expectation(const ExpectationComparison& c, bool accept_regressions) {
+  return c.workload_changed || may_write_expectation(c.status, accept_regressions);
+}
+
 bool may_write_expectation(ExpectationStatus s, bool accept_regressions) {
   switch (s) {
     case ExpectationStatus::new_entry:

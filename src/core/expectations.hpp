@@ -105,5 +105,7 @@ ExpectationComparison compare_expectation(const TargetResult& t, const Expectati
 // Whether an update run may (over)write the stored entry: new, ok and improvement always; a
 // regression only when accepted; results that are not comparable never.
 bool may_write_expectation(ExpectationStatus s, bool accept_regressions);
+// The same for a whole comparison: an entry measured at other workload params is replaced as a new one is.
+bool may_write_expectation(const ExpectationComparison& c, bool accept_regressions);
 
 }  // namespace aisp
